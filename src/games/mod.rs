@@ -1,0 +1,382 @@
+//! The game seam: one trait every game implements, plus the registry of games.
+//!
+//! Games know nothing of protocols. Search is generic (monomorphised) over [`Game`]; the session
+//! talks to games through the object-safe [`crate::state::AnyGame`] wrapper, which works on strings.
+
+use std::fmt::Debug;
+use std::hash::Hash;
+
+use rand::rngs::SmallRng;
+use rand::Rng;
+
+pub mod diamond;
+pub mod phutball;
+pub mod poddavki;
+pub mod pods;
+pub mod zobrist;
+
+/// First mover (`P1`) or second mover (`P2`). Each game names them (see [`Game::side_names`]).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Side {
+    P1,
+    P2,
+}
+
+impl Side {
+    pub fn other(self) -> Side {
+        match self {
+            Side::P1 => Side::P2,
+            Side::P2 => Side::P1,
+        }
+    }
+    pub fn index(self) -> usize {
+        self as usize
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Outcome {
+    Win(Side),
+    Draw,
+}
+
+/// A finished game: who won (or draw) and a short reason such as `no-moves` or `repetition`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Terminal {
+    pub outcome: Outcome,
+    pub reason: &'static str,
+}
+
+impl Terminal {
+    pub fn new(outcome: Outcome, reason: &'static str) -> Terminal {
+        Terminal { outcome, reason }
+    }
+}
+
+/// Errors a game reports on input. Callers branch on the variant; `Display` is the user message.
+#[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
+pub enum RuleError {
+    /// The text is not a move in this game's notation at all.
+    #[error("illegal move: cannot parse '{0}'")]
+    Syntax(String),
+    /// Well-formed, but not a legal move here; the string says why.
+    #[error("illegal move: {0}")]
+    Illegal(String),
+    /// A short form that matches more than one legal move.
+    #[error("illegal move: ambiguous '{0}'")]
+    Ambiguous(String),
+    #[error("invalid position: {0}")]
+    InvalidPosition(String),
+    #[error("game is over")]
+    GameOver,
+    #[error("{0}")]
+    Option(String),
+}
+
+/// History-dependent draw rules the generic layers (session, search, playouts) apply.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct DrawRules {
+    /// The same position for the n-th time is a draw (3 = threefold). `None`: no such rule.
+    pub repetition: Option<u32>,
+    /// This many consecutive plies without a "progress" move (see [`Game::is_progress`]) draw.
+    pub no_progress_plies: Option<u32>,
+    /// Treat a repeated position as a draw inside search even when the game has no such rule
+    /// (Pods advanced); search always scores a repetition as a draw when `repetition` is set.
+    pub search_repetition: bool,
+}
+
+/// Scores returned by [`Game::evaluate`] must stay strictly inside this bound, so that search can
+/// keep win/loss scores (distance to mate) above it.
+pub const EVAL_LIMIT: i32 = 20_000;
+
+/// One game's rules, notation and search hooks. Positions are copy-made (all positions are small
+/// value types), so there is no unmake; the caller keeps the old position.
+pub trait Game: Clone + Send + Sync + 'static {
+    type Pos: Clone + PartialEq + Debug + Send + Sync + 'static;
+    type Move: Copy + PartialEq + Eq + Hash + Debug + Send + Sync + 'static;
+
+    /// Protocol name, e.g. `poddavki`.
+    fn name(&self) -> &'static str;
+    /// Lower-case names of the first and second mover, e.g. `["white", "black"]`.
+    fn side_names(&self) -> [&'static str; 2];
+    fn start(&self) -> Self::Pos;
+    fn side_to_move(&self, pos: &Self::Pos) -> Side;
+
+    /// Appends every legal move (one entry per distinct move, see each rule file's "move
+    /// identity"). Ignores whether the game is already over by [`Game::terminal`]; callers check.
+    fn legal_moves(&self, pos: &Self::Pos, out: &mut Vec<Self::Move>);
+    /// The position after `mv`, which must be legal in `pos`.
+    fn make(&self, pos: &Self::Pos, mv: Self::Move) -> Self::Pos;
+    /// Zobrist hash of the position (including side to move and anything else in the position string).
+    fn hash(&self, pos: &Self::Pos) -> u64;
+
+    /// Game end decided by the position alone, *before* looking at the moves: a goal, a full
+    /// square, a counter in the position string, an emptied hand. `None` when play goes on
+    /// (or when only the absence of legal moves would end it).
+    fn terminal(&self, pos: &Self::Pos) -> Option<Terminal>;
+    /// The result when the side to move has no legal move (and `terminal` said nothing).
+    fn no_moves(&self, pos: &Self::Pos) -> Terminal;
+    /// House/official draws that depend on the history.
+    fn draw_rules(&self) -> DrawRules {
+        DrawRules::default()
+    }
+    /// True when `mv` is irreversible: no earlier position can recur after it, and the
+    /// no-progress count restarts (Poddavki: capture or man move; Diamond: placement, capture,...).
+    fn is_progress(&self, _pos: &Self::Pos, _mv: Self::Move) -> bool {
+        false
+    }
+
+    /// Canonical notation of a legal move.
+    fn format_move(&self, pos: &Self::Pos, mv: Self::Move) -> String;
+    /// Lenient parse of a move; returns a legal move or says why not.
+    fn parse_move(&self, pos: &Self::Pos, text: &str) -> Result<Self::Move, RuleError>;
+    /// Canonical position string.
+    fn format_position(&self, pos: &Self::Pos) -> String;
+    fn parse_position(&self, text: &str) -> Result<Self::Pos, RuleError>;
+    /// Multi-line text diagram (no empty lines).
+    fn render(&self, pos: &Self::Pos) -> String;
+
+    /// Static evaluation from the side to move's point of view, `|v| < EVAL_LIMIT`.
+    fn evaluate(&self, pos: &Self::Pos) -> i32;
+    /// Higher = search earlier. Called once per move at interior nodes; keep it cheap.
+    fn order_hint(&self, _pos: &Self::Pos, _mv: Self::Move) -> i32 {
+        0
+    }
+    /// Moves quiescence search must still look at when depth runs out (Poddavki: captures are
+    /// forced, so a position with a capture to make is not quiet). Return `false` for games
+    /// without a tactical notion.
+    fn is_forcing(&self, _pos: &Self::Pos) -> bool {
+        false
+    }
+    /// Candidate moves for search at a non-root node. Default: all legal moves. A game with a huge
+    /// branching factor (Phutball) may return a safe subset; the root always searches
+    /// [`Game::root_moves`].
+    fn search_moves(&self, pos: &Self::Pos, out: &mut Vec<Self::Move>) {
+        self.legal_moves(pos, out)
+    }
+    /// Moves searched at the root. Default: all legal moves.
+    fn root_moves(&self, pos: &Self::Pos, out: &mut Vec<Self::Move>) {
+        self.legal_moves(pos, out)
+    }
+
+    /// Leaf count `depth` plies ahead; finished positions (by [`Game::terminal`]) count 0 beyond
+    /// themselves; history-dependent draws are ignored. Games override it for speed.
+    fn perft(&self, pos: &Self::Pos, depth: u32) -> u64 {
+        generic_perft(self, pos, depth)
+    }
+
+    /// One game of uniformly random legal moves from `pos` to the end, applying the draw rules
+    /// over the playout's own history. Games override it for speed.
+    fn playout(&self, pos: &Self::Pos, rng: &mut SmallRng, max_plies: u32) -> Outcome {
+        generic_playout(self, pos, rng, max_plies)
+    }
+
+    /// Game-specific options (`set_option NAME VALUE`). `Ok(false)`: not this game's option.
+    fn set_option(&mut self, _name: &str, _value: &str) -> Result<bool, RuleError> {
+        Ok(false)
+    }
+    /// Names and current values of the game-specific options, for `list_options`/UGI `option`.
+    fn options(&self) -> Vec<(&'static str, String)> {
+        Vec::new()
+    }
+}
+
+pub fn generic_perft<G: Game>(game: &G, pos: &G::Pos, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    if game.terminal(pos).is_some() {
+        return 0;
+    }
+    let mut moves = Vec::new();
+    game.legal_moves(pos, &mut moves);
+    if depth == 1 {
+        return moves.len() as u64;
+    }
+    moves
+        .iter()
+        .map(|&m| generic_perft(game, &game.make(pos, m), depth - 1))
+        .sum()
+}
+
+/// Tracks the history-dependent draw rules along one line of play (game, playout or search).
+#[derive(Clone, Debug, Default)]
+pub struct DrawTracker {
+    /// Hashes of the positions since the last progress move, the current one last.
+    hashes: Vec<u64>,
+    /// Index into `hashes` where the current reversible stretch starts, per ply (for undo).
+    starts: Vec<usize>,
+}
+
+impl DrawTracker {
+    pub fn new(first_hash: u64) -> DrawTracker {
+        DrawTracker {
+            hashes: vec![first_hash],
+            starts: vec![0],
+        }
+    }
+    /// Record the position reached by a move; `progress` = the move was irreversible.
+    pub fn push(&mut self, hash: u64, progress: bool) {
+        let start = if progress {
+            self.hashes.len()
+        } else {
+            *self.starts.last().unwrap_or(&0)
+        };
+        self.hashes.push(hash);
+        self.starts.push(start);
+    }
+    pub fn pop(&mut self) {
+        if self.hashes.len() > 1 {
+            self.hashes.pop();
+            self.starts.pop();
+        }
+    }
+    /// Plies since the last progress move.
+    pub fn quiet_plies(&self) -> usize {
+        self.hashes.len() - 1 - self.starts.last().copied().unwrap_or(0)
+    }
+    /// How often the current position has occurred (counting itself).
+    pub fn occurrences(&self) -> u32 {
+        let start = self.starts.last().copied().unwrap_or(0);
+        let cur = *self.hashes.last().unwrap_or(&0);
+        // Same side to move only: step back two plies at a time.
+        let mut n = 0;
+        let mut i = self.hashes.len();
+        while i > start {
+            i -= 1;
+            if self.hashes[i] == cur {
+                n += 1;
+            }
+            if i < 2 {
+                break;
+            }
+            i -= 1;
+        }
+        n
+    }
+    /// True when the current position already occurred at least once before (search's 2-fold).
+    pub fn repeated(&self) -> bool {
+        self.occurrences() >= 2
+    }
+    /// The draw the rules declare now, if any.
+    pub fn draw(&self, rules: &DrawRules) -> Option<Terminal> {
+        if let Some(n) = rules.no_progress_plies {
+            if self.quiet_plies() >= n as usize {
+                return Some(Terminal::new(Outcome::Draw, "no-progress"));
+            }
+        }
+        if let Some(n) = rules.repetition {
+            if self.occurrences() >= n {
+                return Some(Terminal::new(Outcome::Draw, "repetition"));
+            }
+        }
+        None
+    }
+}
+
+/// The game's result at `pos` given its history: position rules first, then no legal move,
+/// then the history draws (see each rule file for why this order is right).
+pub fn outcome<G: Game>(game: &G, pos: &G::Pos, tracker: &DrawTracker) -> Option<Terminal> {
+    if let Some(t) = game.terminal(pos) {
+        return Some(t);
+    }
+    let mut moves = Vec::new();
+    game.legal_moves(pos, &mut moves);
+    if moves.is_empty() {
+        return Some(game.no_moves(pos));
+    }
+    tracker.draw(&game.draw_rules())
+}
+
+pub fn generic_playout<G: Game>(
+    game: &G,
+    pos: &G::Pos,
+    rng: &mut SmallRng,
+    max_plies: u32,
+) -> Outcome {
+    let rules = game.draw_rules();
+    let mut tracker = DrawTracker::new(game.hash(pos));
+    let mut pos = pos.clone();
+    let mut moves = Vec::new();
+    for _ in 0..max_plies {
+        if let Some(t) = game.terminal(&pos) {
+            return t.outcome;
+        }
+        moves.clear();
+        game.legal_moves(&pos, &mut moves);
+        if moves.is_empty() {
+            return game.no_moves(&pos).outcome;
+        }
+        if let Some(t) = tracker.draw(&rules) {
+            return t.outcome;
+        }
+        let mv = moves[rng.gen_range(0..moves.len())];
+        let progress = game.is_progress(&pos, mv);
+        pos = game.make(&pos, mv);
+        tracker.push(game.hash(&pos), progress);
+    }
+    Outcome::Draw
+}
+
+/// Parses a side name as the protocol accepts it: full name, its first letter, `p1`/`p2`,
+/// case-insensitive.
+pub fn parse_side(names: [&str; 2], text: &str) -> Option<Side> {
+    let t = text.to_ascii_lowercase();
+    match t.as_str() {
+        "p1" => return Some(Side::P1),
+        "p2" => return Some(Side::P2),
+        _ => {}
+    }
+    for (i, name) in names.iter().enumerate() {
+        let side = if i == 0 { Side::P1 } else { Side::P2 };
+        if t == *name || (t.len() == 1 && name.starts_with(t.as_str())) {
+            return Some(side);
+        }
+    }
+    None
+}
+
+/// All game names the protocol accepts, canonical first.
+pub const GAME_NAMES: [&str; 5] = [
+    "poddavki",
+    "phutball",
+    "diamond",
+    "pods-standard",
+    "pods-advanced",
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn side_names_parse_leniently() {
+        let names = ["white", "black"];
+        assert_eq!(parse_side(names, "White"), Some(Side::P1));
+        assert_eq!(parse_side(names, "b"), Some(Side::P2));
+        assert_eq!(parse_side(names, "P2"), Some(Side::P2));
+        assert_eq!(parse_side(names, "red"), None);
+        assert_eq!(parse_side(names, "wh"), None);
+    }
+
+    #[test]
+    fn draw_tracker_counts_same_side_repetitions() {
+        let mut t = DrawTracker::new(1);
+        for h in [2, 1, 2, 1] {
+            t.push(h, false);
+        }
+        assert_eq!(t.occurrences(), 3);
+        assert_eq!(t.quiet_plies(), 4);
+        t.push(7, true);
+        assert_eq!(t.occurrences(), 1);
+        assert_eq!(t.quiet_plies(), 0);
+        t.pop();
+        assert_eq!(t.occurrences(), 3);
+        let rules = DrawRules {
+            repetition: Some(3),
+            no_progress_plies: Some(30),
+            search_repetition: false,
+        };
+        assert_eq!(t.draw(&rules).map(|d| d.reason), Some("repetition"));
+    }
+}
