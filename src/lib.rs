@@ -1,5 +1,10 @@
 //! tetrad: one engine for Poddavki, Phutball, Diamond and Pods.
 //!
-//! Data flows one way: protocol front end → session → rules / search.
+//! Data flows one way: protocol front end → session → rules / search; answers flow back.
 
+pub mod bench;
+pub mod engine;
 pub mod games;
+pub mod protocol;
+pub mod search;
+pub mod session;

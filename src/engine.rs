@@ -1,0 +1,269 @@
+//! The object-safe face of a game for the session: one game's position, history and hash table,
+//! driven through strings. Front ends and the session never see a game's types.
+
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex};
+
+use crate::games::{self, diamond, phutball, poddavki, pods, DrawTracker, Game, RuleError, Side};
+use crate::games::{Outcome, Terminal};
+use crate::search::{self, Params, Table};
+
+/// One `info` report of a running search, with the PV already in notation.
+#[derive(Clone, Debug, PartialEq)]
+pub struct InfoReport {
+    pub depth: u32,
+    pub seldepth: u32,
+    pub score: i32,
+    pub nodes: u64,
+    pub elapsed_ms: u64,
+    pub pv: Vec<String>,
+    pub hashfull: u32,
+}
+
+/// What a finished search found, in notation.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchReport {
+    pub best: Option<String>,
+    pub score: i32,
+    pub depth: u32,
+    pub nodes: u64,
+    pub pv: Vec<String>,
+}
+
+pub type InfoSink = Box<dyn FnMut(InfoReport) + Send>;
+pub type SearchJob = Box<dyn FnOnce() -> SearchReport + Send>;
+
+/// A game in progress, seen through strings.
+pub trait AnyGame: Send {
+    fn name(&self) -> &'static str;
+    fn side_names(&self) -> [&'static str; 2];
+    fn side_to_move(&self) -> Side;
+    /// Back to the start position with an empty history.
+    fn new_game(&mut self);
+    /// Replaces the position (history cleared); on error nothing changes.
+    fn set_position(&mut self, text: &str) -> Result<(), RuleError>;
+    fn position(&self) -> String;
+    /// Start position (or `fen`) plus `moves`, all or nothing: on error nothing changes.
+    fn setup(&mut self, fen: Option<&str>, moves: &[String]) -> Result<(), RuleError>;
+    /// Plays a move given in (lenient) notation; returns its canonical notation.
+    fn play(&mut self, text: &str) -> Result<String, RuleError>;
+    /// Takes back the last move; false when there is none.
+    fn undo(&mut self) -> bool;
+    /// Canonical notation of every legal move, sorted in byte order; empty once the game is over.
+    fn legal_moves(&self) -> Vec<String>;
+    fn result(&self) -> Option<Terminal>;
+    fn perft(&self, depth: u32) -> u64;
+    fn render(&self) -> String;
+    fn set_option(&mut self, name: &str, value: &str) -> Result<bool, RuleError>;
+    fn options(&self) -> Vec<(&'static str, String)>;
+    fn set_hash_mib(&mut self, mib: usize);
+    fn clear_hash(&mut self);
+    /// A search of the current position, to run on another thread.
+    fn search_job(&self, params: Params, stop: Arc<AtomicBool>, info: InfoSink) -> SearchJob;
+}
+
+pub struct GameState<G: Game> {
+    game: G,
+    pos: G::Pos,
+    /// Positions before each move played, for undo.
+    undo: Vec<G::Pos>,
+    tracker: DrawTracker,
+    tt: Arc<Mutex<Table<G::Move>>>,
+}
+
+pub const DEFAULT_HASH_MIB: usize = 16;
+
+impl<G: Game> GameState<G> {
+    pub fn new(game: G) -> GameState<G> {
+        let pos = game.start();
+        let tracker = DrawTracker::new(game.hash(&pos));
+        GameState {
+            game,
+            pos,
+            undo: Vec::new(),
+            tracker,
+            tt: Arc::new(Mutex::new(Table::new(DEFAULT_HASH_MIB))),
+        }
+    }
+
+    fn reset_to(&mut self, pos: G::Pos) {
+        self.tracker = DrawTracker::new(self.game.hash(&pos));
+        self.pos = pos;
+        self.undo.clear();
+    }
+
+    fn table(&self) -> std::sync::MutexGuard<'_, Table<G::Move>> {
+        // A panicked search thread cannot leave the table half-written in a way that matters
+        // (entries are checked by key), so a poisoned lock is still usable.
+        self.tt.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+fn format_line<G: Game>(game: &G, pos: &G::Pos, moves: &[G::Move]) -> Vec<String> {
+    let mut p = pos.clone();
+    let mut out = Vec::with_capacity(moves.len());
+    for &m in moves {
+        let mut legal = Vec::new();
+        game.legal_moves(&p, &mut legal);
+        if !legal.contains(&m) {
+            break; // a PV from the table may go stale; never print an illegal move
+        }
+        out.push(game.format_move(&p, m));
+        p = game.make(&p, m);
+    }
+    out
+}
+
+impl<G: Game> AnyGame for GameState<G> {
+    fn name(&self) -> &'static str {
+        self.game.name()
+    }
+    fn side_names(&self) -> [&'static str; 2] {
+        self.game.side_names()
+    }
+    fn side_to_move(&self) -> Side {
+        self.game.side_to_move(&self.pos)
+    }
+    fn new_game(&mut self) {
+        let start = self.game.start();
+        self.reset_to(start);
+    }
+    fn set_position(&mut self, text: &str) -> Result<(), RuleError> {
+        let pos = self.game.parse_position(text)?;
+        self.reset_to(pos);
+        Ok(())
+    }
+    fn position(&self) -> String {
+        self.game.format_position(&self.pos)
+    }
+    fn setup(&mut self, fen: Option<&str>, moves: &[String]) -> Result<(), RuleError> {
+        let saved = (self.pos.clone(), self.undo.clone(), self.tracker.clone());
+        let result = (|| {
+            match fen {
+                Some(text) => self.set_position(text)?,
+                None => self.new_game(),
+            }
+            moves.iter().try_for_each(|m| self.play(m).map(|_| ()))
+        })();
+        if result.is_err() {
+            (self.pos, self.undo, self.tracker) = saved;
+        }
+        result
+    }
+    fn play(&mut self, text: &str) -> Result<String, RuleError> {
+        if self.result().is_some() {
+            return Err(RuleError::GameOver);
+        }
+        let mv = self.game.parse_move(&self.pos, text)?;
+        let canonical = self.game.format_move(&self.pos, mv);
+        let progress = self.game.is_progress(&self.pos, mv);
+        let next = self.game.make(&self.pos, mv);
+        self.tracker.push(self.game.hash(&next), progress);
+        self.undo.push(std::mem::replace(&mut self.pos, next));
+        Ok(canonical)
+    }
+    fn undo(&mut self) -> bool {
+        match self.undo.pop() {
+            Some(prev) => {
+                self.pos = prev;
+                self.tracker.pop();
+                true
+            }
+            None => false,
+        }
+    }
+    fn legal_moves(&self) -> Vec<String> {
+        if self.result().is_some() {
+            return Vec::new();
+        }
+        let mut moves = Vec::new();
+        self.game.legal_moves(&self.pos, &mut moves);
+        let mut out: Vec<String> = moves
+            .into_iter()
+            .map(|m| self.game.format_move(&self.pos, m))
+            .collect();
+        out.sort_unstable();
+        out
+    }
+    fn result(&self) -> Option<Terminal> {
+        games::outcome(&self.game, &self.pos, &self.tracker)
+    }
+    fn perft(&self, depth: u32) -> u64 {
+        self.game.perft(&self.pos, depth)
+    }
+    fn render(&self) -> String {
+        self.game.render(&self.pos)
+    }
+    fn set_option(&mut self, name: &str, value: &str) -> Result<bool, RuleError> {
+        let known = self.game.set_option(name, value)?;
+        if known {
+            // Rules may have changed (Pods data): the position must still be valid under them.
+            let text = self.game.format_position(&self.pos);
+            if let Ok(pos) = self.game.parse_position(&text) {
+                self.pos = pos;
+            } else {
+                self.new_game();
+            }
+            self.clear_hash();
+        }
+        Ok(known)
+    }
+    fn options(&self) -> Vec<(&'static str, String)> {
+        self.game.options()
+    }
+    fn set_hash_mib(&mut self, mib: usize) {
+        self.tt = Arc::new(Mutex::new(Table::new(mib)));
+    }
+    fn clear_hash(&mut self) {
+        self.table().clear();
+    }
+    fn search_job(&self, params: Params, stop: Arc<AtomicBool>, mut info: InfoSink) -> SearchJob {
+        let game = self.game.clone();
+        let pos = self.pos.clone();
+        let tracker = self.tracker.clone();
+        let tt = Arc::clone(&self.tt);
+        Box::new(move || {
+            let mut table = tt.lock().unwrap_or_else(|e| e.into_inner());
+            let r = search::search(&game, &pos, &tracker, &mut table, &stop, &params, |i| {
+                info(InfoReport {
+                    depth: i.depth,
+                    seldepth: i.seldepth,
+                    score: i.score,
+                    nodes: i.nodes,
+                    elapsed_ms: i.elapsed_ms,
+                    pv: format_line(&game, &pos, &i.pv),
+                    hashfull: i.hashfull,
+                })
+            });
+            SearchReport {
+                best: r.best.map(|m| game.format_move(&pos, m)),
+                score: r.score,
+                depth: r.depth,
+                nodes: r.nodes,
+                pv: format_line(&game, &pos, &r.pv),
+            }
+        })
+    }
+}
+
+/// A new game by protocol name (`pods` is an alias of `pods-standard`).
+pub fn new_game(name: &str) -> Option<Box<dyn AnyGame>> {
+    let g: Box<dyn AnyGame> = match name.to_ascii_lowercase().as_str() {
+        "poddavki" => Box::new(GameState::new(poddavki::Poddavki::default())),
+        "phutball" => Box::new(GameState::new(phutball::Phutball::default())),
+        "diamond" => Box::new(GameState::new(diamond::Diamond::default())),
+        "pods" | "pods-standard" => Box::new(GameState::new(pods::Pods::new(false))),
+        "pods-advanced" => Box::new(GameState::new(pods::Pods::new(true))),
+        _ => return None,
+    };
+    Some(g)
+}
+
+/// The protocol word for a result: `ongoing`, `draw` or the winner's side name.
+pub fn result_word(names: [&'static str; 2], result: Option<Terminal>) -> &'static str {
+    match result.map(|t| t.outcome) {
+        None => "ongoing",
+        Some(Outcome::Draw) => "draw",
+        Some(Outcome::Win(side)) => names[side.index()],
+    }
+}

@@ -1,0 +1,612 @@
+//! nom parsers for both dialects: a cleaned line in, a typed command (or why not) out.
+//! No game knowledge here: moves and positions stay strings for the session.
+
+use nom::branch::alt;
+use nom::bytes::complete::{tag, tag_no_case, take_till1, take_while1};
+use nom::character::complete::{digit1, space0, space1};
+use nom::combinator::{all_consuming, map_res, opt, rest};
+use nom::multi::many0;
+use nom::sequence::{preceded, terminated};
+use nom::IResult;
+
+fn word(i: &str) -> IResult<&str, &str> {
+    take_till1(|c: char| c == ' ')(i)
+}
+
+fn uint<T: std::str::FromStr>(i: &str) -> IResult<&str, T> {
+    map_res(digit1, str::parse::<T>)(i)
+}
+
+/// A number of seconds or milliseconds; GTP controllers sometimes send decimals.
+fn number(i: &str) -> IResult<&str, f64> {
+    map_res(
+        take_while1(|c: char| c.is_ascii_digit() || c == '.' || c == '-'),
+        str::parse::<f64>,
+    )(i)
+}
+
+/// `[id] command rest`: GTP's optional numeric id, the command word, the argument text.
+pub fn gtp_frame(line: &str) -> Result<(Option<u64>, String, &str), String> {
+    let parsed: IResult<&str, (Option<u64>, &str)> = (|i| {
+        let (i, id) = opt(terminated(uint::<u64>, space1))(i)?;
+        let (i, cmd) = word(i)?;
+        let (i, _) = space0(i)?;
+        Ok((i, (id, cmd)))
+    })(line);
+    match parsed {
+        Ok((args, (id, cmd))) => Ok((id, cmd.to_ascii_lowercase(), args)),
+        Err(_) => Err("empty command".into()),
+    }
+}
+
+/// The id of a line that could not otherwise be read, so the error can still carry it.
+pub fn gtp_id(line: &str) -> Option<u64> {
+    gtp_frame(line).ok().and_then(|(id, _, _)| id)
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Gtp {
+    ProtocolVersion,
+    Name,
+    Version,
+    KnownCommand(String),
+    ListCommands,
+    Quit,
+    ListGames,
+    SetGame(String),
+    ClearBoard,
+    SetPosition(String),
+    GetPosition,
+    Play {
+        side: Option<String>,
+        mv: String,
+    },
+    Genmove {
+        side: Option<String>,
+        commit: bool,
+    },
+    Undo,
+    LegalMoves,
+    Perft(u32),
+    GameResult,
+    SideToMove,
+    Showboard,
+    SetOption {
+        name: String,
+        value: String,
+    },
+    ListOptions,
+    TimeSettings {
+        main: f64,
+        byo: f64,
+        stones: u32,
+    },
+    TimeLeft {
+        side: String,
+        time: f64,
+        stones: u32,
+    },
+    KgsTimeSettings(KgsTime),
+    Boardsize(String),
+    Komi(String),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum KgsTime {
+    None,
+    Absolute(f64),
+    Byoyomi {
+        main: f64,
+        period: f64,
+        periods: u32,
+    },
+    Canadian {
+        main: f64,
+        byo: f64,
+        stones: u32,
+    },
+}
+
+/// Every GTP command name, as `list_commands` prints them.
+pub const GTP_COMMANDS: &[&str] = &[
+    "protocol_version",
+    "name",
+    "version",
+    "known_command",
+    "list_commands",
+    "quit",
+    "list_games",
+    "set_game",
+    "clear_board",
+    "set_position",
+    "get_position",
+    "play",
+    "genmove",
+    "reg_genmove",
+    "undo",
+    "legal_moves",
+    "perft",
+    "game_result",
+    "side_to_move",
+    "showboard",
+    "set_option",
+    "list_options",
+    "time_settings",
+    "time_left",
+    "kgs-time_settings",
+    "boardsize",
+    "komi",
+];
+
+fn no_args(cmd: Gtp, args: &str) -> Result<Gtp, String> {
+    if args.is_empty() {
+        Ok(cmd)
+    } else {
+        Err("syntax error: this command takes no arguments".into())
+    }
+}
+
+fn one_word(args: &str) -> Result<String, String> {
+    match all_consuming(word)(args) {
+        Ok((_, w)) => Ok(w.to_string()),
+        Err(_) => Err("syntax error: expected one argument".into()),
+    }
+}
+
+fn whole<'a, T>(
+    args: &'a str,
+    mut p: impl FnMut(&'a str) -> IResult<&'a str, T>,
+    what: &str,
+) -> Result<T, String> {
+    match all_consuming(|i| p(i))(args) {
+        Ok((_, v)) => Ok(v),
+        Err(_) => Err(format!("syntax error: expected {what}")),
+    }
+}
+
+/// Parses the argument text of GTP command `cmd`.
+pub fn gtp_command(cmd: &str, args: &str) -> Result<Gtp, String> {
+    use Gtp::*;
+    match cmd {
+        "protocol_version" => no_args(ProtocolVersion, args),
+        "name" => no_args(Name, args),
+        "version" => no_args(Version, args),
+        "known_command" => Ok(KnownCommand(one_word(args)?)),
+        "list_commands" => no_args(ListCommands, args),
+        "quit" => Ok(Quit), // quitting never fails
+        "list_games" => no_args(ListGames, args),
+        "set_game" => Ok(SetGame(one_word(args)?)),
+        "clear_board" => no_args(ClearBoard, args),
+        "set_position" if !args.is_empty() => Ok(SetPosition(args.to_string())),
+        "set_position" => Err("invalid position: missing position string".into()),
+        "get_position" => no_args(GetPosition, args),
+        "play" => {
+            let words: Vec<&str> = args.split(' ').filter(|w| !w.is_empty()).collect();
+            match words.as_slice() {
+                [mv] => Ok(Play {
+                    side: None,
+                    mv: mv.to_string(),
+                }),
+                [side, mv] => Ok(Play {
+                    side: Some(side.to_string()),
+                    mv: mv.to_string(),
+                }),
+                _ => Err("syntax error: expected [SIDE] MOVE".into()),
+            }
+        }
+        "genmove" | "reg_genmove" => {
+            let side = if args.is_empty() {
+                None
+            } else {
+                Some(one_word(args)?)
+            };
+            Ok(Genmove {
+                side,
+                commit: cmd == "genmove",
+            })
+        }
+        "undo" => no_args(Undo, args),
+        "legal_moves" => no_args(LegalMoves, args),
+        "perft" => Ok(Perft(whole(args, uint::<u32>, "a depth")?)),
+        "game_result" => no_args(GameResult, args),
+        "side_to_move" => no_args(SideToMove, args),
+        "showboard" => no_args(Showboard, args),
+        "set_option" => {
+            let (name, value) = whole(
+                args,
+                |i| {
+                    let (i, name) = word(i)?;
+                    let (i, _) = space1(i)?;
+                    let (i, value) = rest(i)?;
+                    Ok((i, (name, value)))
+                },
+                "NAME VALUE",
+            )?;
+            Ok(SetOption {
+                name: name.to_ascii_lowercase(),
+                value: value.trim().to_string(),
+            })
+        }
+        "list_options" => no_args(ListOptions, args),
+        "time_settings" => {
+            let (main, byo, stones) = whole(
+                args,
+                |i| {
+                    let (i, m) = number(i)?;
+                    let (i, b) = preceded(space1, number)(i)?;
+                    let (i, s) = preceded(space1, uint::<u32>)(i)?;
+                    Ok((i, (m, b, s)))
+                },
+                "MAIN BYO_YOMI STONES",
+            )?;
+            Ok(TimeSettings { main, byo, stones })
+        }
+        "time_left" => {
+            let (side, time, stones) = whole(
+                args,
+                |i| {
+                    let (i, side) = word(i)?;
+                    let (i, t) = preceded(space1, number)(i)?;
+                    let (i, s) = preceded(space1, uint::<u32>)(i)?;
+                    Ok((i, (side, t, s)))
+                },
+                "SIDE TIME STONES",
+            )?;
+            Ok(TimeLeft {
+                side: side.to_string(),
+                time,
+                stones,
+            })
+        }
+        "kgs-time_settings" => Ok(KgsTimeSettings(whole(args, kgs_time, "a KGS time system")?)),
+        "boardsize" => Ok(Boardsize(one_word(args)?)),
+        "komi" => Ok(Komi(one_word(args)?)),
+        _ => Err("unknown command".into()),
+    }
+}
+
+fn arg(i: &str) -> IResult<&str, f64> {
+    preceded(space1, number)(i)
+}
+
+fn count(i: &str) -> IResult<&str, u32> {
+    preceded(space1, uint::<u32>)(i)
+}
+
+fn kgs_time(i: &str) -> IResult<&str, KgsTime> {
+    alt((
+        |i| tag_no_case("none")(i).map(|(i, _)| (i, KgsTime::None)),
+        |i| {
+            let (i, _) = tag_no_case("absolute")(i)?;
+            let (i, m) = arg(i)?;
+            Ok((i, KgsTime::Absolute(m)))
+        },
+        |i| {
+            let (i, _) = tag_no_case("byoyomi")(i)?;
+            let (i, main) = arg(i)?;
+            let (i, period) = arg(i)?;
+            let (i, periods) = count(i)?;
+            Ok((
+                i,
+                KgsTime::Byoyomi {
+                    main,
+                    period,
+                    periods,
+                },
+            ))
+        },
+        |i| {
+            let (i, _) = tag_no_case("canadian")(i)?;
+            let (i, main) = arg(i)?;
+            let (i, byo) = arg(i)?;
+            let (i, stones) = count(i)?;
+            Ok((i, KgsTime::Canadian { main, byo, stones }))
+        },
+    ))(i)
+}
+
+// ---------------------------------------------------------------- UGI
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Ugi {
+    /// `ugi`, `uci` or `uai`: the word, to answer `ugiok`/`uciok`/`uaiok`.
+    Hello(String),
+    IsReady,
+    SetOption {
+        name: String,
+        value: String,
+    },
+    NewGame,
+    Position {
+        fen: Option<String>,
+        moves: Vec<String>,
+    },
+    Go(Go),
+    Stop,
+    PonderHit,
+    Query(String),
+    Debug,
+    Quit,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Go {
+    pub p1time: Option<u64>,
+    pub p2time: Option<u64>,
+    pub p1inc: Option<u64>,
+    pub p2inc: Option<u64>,
+    pub wtime: Option<u64>,
+    pub btime: Option<u64>,
+    pub winc: Option<u64>,
+    pub binc: Option<u64>,
+    pub movestogo: Option<u32>,
+    pub movetime: Option<u64>,
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    pub infinite: bool,
+}
+
+/// Clock values may be negative when a GUI's clock has run out; they count as zero.
+fn clock_ms(i: &str) -> IResult<&str, u64> {
+    let (i, neg) = opt(tag("-"))(i)?;
+    let (i, v) = uint::<u64>(i)?;
+    Ok((i, if neg.is_some() { 0 } else { v }))
+}
+
+fn go_params(mut i: &str) -> Result<Go, String> {
+    let mut go = Go::default();
+    loop {
+        let (r, _) = space0::<_, nom::error::Error<&str>>(i).map_err(|_| "syntax error")?;
+        if r.is_empty() {
+            return Ok(go);
+        }
+        let (r, key) = word(r).map_err(|_: nom::Err<nom::error::Error<&str>>| "syntax error")?;
+        let key = key.to_ascii_lowercase();
+        if key == "infinite" {
+            go.infinite = true;
+            i = r;
+            continue;
+        }
+        if key == "ponder" {
+            i = r;
+            continue;
+        }
+        let value = |r| -> Result<(&str, u64), String> {
+            preceded(space1, clock_ms)(r)
+                .map_err(|_: nom::Err<nom::error::Error<&str>>| format!("go {key} needs a number"))
+        };
+        let (r, v) = value(r)?;
+        let small = || u32::try_from(v).map_err(|_| format!("go {key} value too large"));
+        match key.as_str() {
+            "p1time" => go.p1time = Some(v),
+            "p2time" => go.p2time = Some(v),
+            "p1inc" => go.p1inc = Some(v),
+            "p2inc" => go.p2inc = Some(v),
+            "wtime" => go.wtime = Some(v),
+            "btime" => go.btime = Some(v),
+            "winc" => go.winc = Some(v),
+            "binc" => go.binc = Some(v),
+            "movestogo" => go.movestogo = Some(small()?),
+            "movetime" => go.movetime = Some(v),
+            "depth" => go.depth = Some(small()?),
+            "nodes" => go.nodes = Some(v),
+            "mate" => go.depth = Some(small()?.saturating_mul(2)),
+            _ => return Err(format!("unknown go parameter '{key}'")),
+        }
+        i = r;
+    }
+}
+
+fn moves_list(i: &str) -> IResult<&str, Vec<String>> {
+    let (i, words) = many0(preceded(space1, word))(i)?;
+    Ok((i, words.into_iter().map(str::to_string).collect()))
+}
+
+fn position(args: &str) -> Result<Ugi, String> {
+    let bad = |_: nom::Err<nom::error::Error<&str>>| {
+        "syntax error: expected position startpos|fen POS [moves ...]".to_string()
+    };
+    let (i, kind): (&str, &str) =
+        alt((tag_no_case("startpos"), tag_no_case("fen")))(args).map_err(bad)?;
+    let (fen, tail) = if kind.eq_ignore_ascii_case("fen") {
+        // The position string runs up to the word `moves` or the end of the line.
+        let body = i.trim_start();
+        let (fen, tail) = match find_word(body, "moves") {
+            Some(at) => (body[..at].trim_end(), &body[at..]),
+            None => (body.trim_end(), ""),
+        };
+        if fen.is_empty() {
+            return Err("invalid position: missing position string".into());
+        }
+        (Some(fen.to_string()), tail)
+    } else {
+        (None, i.trim_start())
+    };
+    let moves = if tail.is_empty() {
+        Vec::new()
+    } else {
+        let (_, moves) = all_consuming(preceded(tag_no_case("moves"), moves_list))(tail).map_err(
+            |_: nom::Err<nom::error::Error<&str>>| {
+                "syntax error: expected 'moves' after the position".to_string()
+            },
+        )?;
+        moves
+    };
+    Ok(Ugi::Position { fen, moves })
+}
+
+/// Byte offset of `w` as a whole space-separated word in `s`.
+fn find_word(s: &str, w: &str) -> Option<usize> {
+    let mut at = 0;
+    for part in s.split(' ') {
+        if part.eq_ignore_ascii_case(w) {
+            return Some(at);
+        }
+        at += part.len() + 1;
+    }
+    None
+}
+
+fn setoption(args: &str) -> Result<Ugi, String> {
+    // `name` runs up to the word `value`; names and values may contain spaces.
+    let body = args
+        .strip_prefix("name ")
+        .or_else(|| args.strip_prefix("NAME "))
+        .ok_or("syntax error: expected setoption name NAME [value VALUE]")?;
+    let (name, value) = match find_word(body, "value") {
+        Some(at) => (body[..at].trim(), body[at + 5..].trim()),
+        None => (body.trim(), ""),
+    };
+    if name.is_empty() {
+        return Err("syntax error: missing option name".into());
+    }
+    Ok(Ugi::SetOption {
+        name: name.to_string(),
+        value: value.to_string(),
+    })
+}
+
+/// Parses one UGI line.
+pub fn ugi_line(line: &str) -> Result<Ugi, String> {
+    let (args, cmd) = match terminated(word, space0)(line) {
+        Ok(v) => v,
+        Err(nom::Err::Error(_)) | Err(nom::Err::Failure(_)) | Err(nom::Err::Incomplete(_)) => {
+            return Err("empty command".into())
+        }
+    };
+    let bare = |c: Ugi| {
+        if args.is_empty() {
+            Ok(c)
+        } else {
+            Err(format!("'{cmd}' takes no arguments"))
+        }
+    };
+    match cmd.to_ascii_lowercase().as_str() {
+        c @ ("ugi" | "uci" | "uai") => bare(Ugi::Hello(c.to_string())),
+        "isready" => bare(Ugi::IsReady),
+        "uginewgame" | "ucinewgame" | "uainewgame" => bare(Ugi::NewGame),
+        "setoption" => setoption(args),
+        "position" => position(args),
+        "go" => go_params(args).map(Ugi::Go),
+        "stop" => bare(Ugi::Stop),
+        "ponderhit" => bare(Ugi::PonderHit),
+        "query" => Ok(Ugi::Query(one_word(args)?.to_ascii_lowercase())),
+        "debug" => Ok(Ugi::Debug),
+        "quit" => Ok(Ugi::Quit),
+        _ => Err(format!("unknown command '{cmd}'")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gtp_frames_with_and_without_id() {
+        assert_eq!(
+            gtp_frame("12 play c3-d4"),
+            Ok((Some(12), "play".into(), "c3-d4"))
+        );
+        assert_eq!(gtp_frame("NAME"), Ok((None, "name".into(), "")));
+        assert_eq!(gtp_id("7 bogus"), Some(7));
+        assert!(gtp_frame("").is_err());
+    }
+
+    #[test]
+    fn gtp_arguments() {
+        assert_eq!(
+            gtp_command("play", "b c5:e3"),
+            Ok(Gtp::Play {
+                side: Some("b".into()),
+                mv: "c5:e3".into()
+            })
+        );
+        assert!(gtp_command("play", "").is_err());
+        assert!(gtp_command("play", "a b c").is_err());
+        assert_eq!(gtp_command("perft", "3"), Ok(Gtp::Perft(3)));
+        assert!(gtp_command("perft", "-3").is_err());
+        assert!(gtp_command("perft", "99999999999").is_err());
+        assert_eq!(
+            gtp_command("time_settings", "300 5.5 0"),
+            Ok(Gtp::TimeSettings {
+                main: 300.0,
+                byo: 5.5,
+                stones: 0
+            })
+        );
+        assert_eq!(
+            gtp_command("kgs-time_settings", "canadian 60 30 5"),
+            Ok(Gtp::KgsTimeSettings(KgsTime::Canadian {
+                main: 60.0,
+                byo: 30.0,
+                stones: 5
+            }))
+        );
+        assert_eq!(
+            gtp_command("set_option", "MoveTime 100"),
+            Ok(Gtp::SetOption {
+                name: "movetime".into(),
+                value: "100".into()
+            })
+        );
+        assert!(gtp_command("name", "x").is_err());
+        assert!(gtp_command("frobnicate", "").is_err());
+    }
+
+    #[test]
+    fn ugi_position_and_go() {
+        assert_eq!(
+            ugi_line("position startpos moves c3-d4 f6-e5"),
+            Ok(Ugi::Position {
+                fen: None,
+                moves: vec!["c3-d4".into(), "f6-e5".into()]
+            })
+        );
+        assert_eq!(
+            ugi_line("position fen 7/8/8/8/8/8/8/7 b 12 12 0 moves e4"),
+            Ok(Ugi::Position {
+                fen: Some("7/8/8/8/8/8/8/7 b 12 12 0".into()),
+                moves: vec!["e4".into()]
+            })
+        );
+        assert!(ugi_line("position").is_err());
+        assert!(ugi_line("position fen").is_err());
+        assert!(ugi_line("position startpos c3-d4").is_err());
+        let Ok(Ugi::Go(go)) = ugi_line("go wtime 1000 btime -5 winc 10 binc 10 movestogo 3") else {
+            panic!("go did not parse");
+        };
+        assert_eq!(
+            (go.wtime, go.btime, go.winc),
+            (Some(1000), Some(0), Some(10))
+        );
+        assert_eq!(go.movestogo, Some(3));
+        assert!(ugi_line("go depth").is_err());
+        assert!(ugi_line("go sideways 3").is_err());
+        assert_eq!(
+            ugi_line("go infinite"),
+            Ok(Ugi::Go(Go {
+                infinite: true,
+                ..Go::default()
+            }))
+        );
+    }
+
+    #[test]
+    fn ugi_setoption_with_spaces() {
+        assert_eq!(
+            ugi_line("setoption name Move Overhead value 30"),
+            Ok(Ugi::SetOption {
+                name: "Move Overhead".into(),
+                value: "30".into()
+            })
+        );
+        assert_eq!(
+            ugi_line("setoption name UCI_Variant value diamond"),
+            Ok(Ugi::SetOption {
+                name: "UCI_Variant".into(),
+                value: "diamond".into()
+            })
+        );
+        assert!(ugi_line("setoption value 3").is_err());
+    }
+}

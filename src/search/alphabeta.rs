@@ -1,0 +1,440 @@
+//! Iterative-deepening negamax alpha-beta with principal-variation search, a transposition
+//! table, killer and history ordering, late-move reductions, forced-move extension (quiescence
+//! for games with compulsory captures) and mate-distance scores. Generic over [`Game`].
+
+use std::hash::{Hash, Hasher};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use super::time::{Deadlines, Limits};
+use super::tt::{Bound, Table};
+use crate::games::{DrawRules, DrawTracker, Game, Outcome, Terminal, EVAL_LIMIT};
+
+/// Score of a win found at the root; a win `n` plies away scores `MATE - n`.
+pub const MATE: i32 = 30_000;
+const INF: i32 = MATE + 1;
+/// Scores beyond this are wins/losses with a known distance.
+pub const MATE_BOUND: i32 = MATE - 1_000;
+const MAX_PLY: usize = 128;
+const HISTORY_SIZE: usize = 4096;
+/// Time is read every this many nodes (the stop flag every node).
+const CLOCK_CHECK_MASK: u64 = 255;
+
+/// What one search is asked to do.
+#[derive(Clone, Debug, Default)]
+pub struct Params {
+    pub limits: Limits,
+    pub move_overhead_ms: u64,
+}
+
+/// Progress reported after each completed iteration.
+#[derive(Clone, Debug)]
+pub struct Info<M> {
+    pub depth: u32,
+    pub seldepth: u32,
+    pub score: i32,
+    pub nodes: u64,
+    pub elapsed_ms: u64,
+    pub pv: Vec<M>,
+    pub hashfull: u32,
+}
+
+/// Result of [`search`].
+#[derive(Clone, Debug)]
+pub struct SearchResult<M> {
+    pub best: Option<M>,
+    pub score: i32,
+    /// Last fully completed iteration.
+    pub depth: u32,
+    pub nodes: u64,
+    pub pv: Vec<M>,
+}
+
+/// Formats a score the UCI way: `cp N` or `mate N` (moves, negative when losing).
+pub fn uci_score(score: i32) -> String {
+    if score > MATE_BOUND {
+        format!("mate {}", (MATE - score + 1) / 2)
+    } else if score < -MATE_BOUND {
+        format!("mate -{}", (MATE + score + 1) / 2)
+    } else {
+        format!("cp {score}")
+    }
+}
+
+struct Searcher<'a, G: Game> {
+    game: &'a G,
+    tt: &'a mut Table<G::Move>,
+    stop: &'a AtomicBool,
+    rules: DrawRules,
+    search_repetition: bool,
+    deadlines: Deadlines,
+    node_limit: Option<u64>,
+    nodes: u64,
+    seldepth: u32,
+    aborted: bool,
+    tracker: DrawTracker,
+    killers: Vec<[Option<G::Move>; 2]>,
+    history: Vec<i32>,
+    pv: Vec<Vec<G::Move>>,
+    buffers: Vec<Vec<G::Move>>,
+    scored: Vec<Vec<(i32, G::Move)>>,
+}
+
+fn move_slot<M: Hash>(mv: &M) -> usize {
+    let mut h = FoldHasher(0);
+    mv.hash(&mut h);
+    (h.0 as usize) & (HISTORY_SIZE - 1)
+}
+
+/// A tiny multiplicative hasher: history slots need speed, not quality.
+struct FoldHasher(u64);
+
+impl Hasher for FoldHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+    fn write_u8(&mut self, i: u8) {
+        self.write_u64(u64::from(i));
+    }
+    fn write_u16(&mut self, i: u16) {
+        self.write_u64(u64::from(i));
+    }
+    fn write_u32(&mut self, i: u32) {
+        self.write_u64(u64::from(i));
+    }
+    fn write_u64(&mut self, i: u64) {
+        self.0 = (self.0.rotate_left(5) ^ i).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    fn write_usize(&mut self, i: usize) {
+        self.write_u64(i as u64);
+    }
+}
+
+fn terminal_score<G: Game>(game: &G, pos: &G::Pos, t: Terminal, ply: usize) -> i32 {
+    match t.outcome {
+        Outcome::Draw => 0,
+        Outcome::Win(side) if side == game.side_to_move(pos) => MATE - ply as i32,
+        Outcome::Win(_) => -(MATE - ply as i32),
+    }
+}
+
+fn to_tt(score: i32, ply: usize) -> i32 {
+    if score > MATE_BOUND {
+        score + ply as i32
+    } else if score < -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+fn from_tt(score: i32, ply: usize) -> i32 {
+    if score > MATE_BOUND {
+        score - ply as i32
+    } else if score < -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+impl<G: Game> Searcher<'_, G> {
+    fn out_of_time(&mut self) -> bool {
+        if self.aborted {
+            return true;
+        }
+        if self.stop.load(Ordering::Relaxed) {
+            self.aborted = true;
+        } else if self.node_limit.is_some_and(|n| self.nodes >= n) {
+            self.aborted = true;
+        } else if self.nodes & CLOCK_CHECK_MASK == 0 {
+            if let Some(hard) = self.deadlines.hard {
+                if Instant::now() >= hard {
+                    self.aborted = true;
+                }
+            }
+        }
+        self.aborted
+    }
+
+    fn negamax(&mut self, pos: &G::Pos, depth: i32, ply: usize, mut alpha: i32, beta: i32) -> i32 {
+        self.nodes += 1;
+        if ply > 0 && self.out_of_time() {
+            return 0;
+        }
+        self.pv[ply].clear();
+        self.seldepth = self.seldepth.max(ply as u32);
+        let game = self.game;
+        let is_pv = beta - alpha > 1;
+
+        if ply > 0 {
+            if let Some(t) = game.terminal(pos) {
+                return terminal_score(game, pos, t, ply);
+            }
+            if self.search_repetition && self.tracker.repeated() {
+                return 0;
+            }
+            if let Some(n) = self.rules.no_progress_plies {
+                if self.tracker.quiet_plies() >= n as usize && !self.no_legal_move(pos) {
+                    return 0;
+                }
+            }
+            // Mate-distance pruning: no line from here beats a mate already found nearer.
+            let a = alpha.max(-(MATE - ply as i32));
+            let b = beta.min(MATE - ply as i32 - 1);
+            if a >= b {
+                return a;
+            }
+        }
+        if ply >= MAX_PLY - 1 {
+            return game.evaluate(pos);
+        }
+
+        let key = game.hash(pos);
+        let mut tt_move = None;
+        if let Some(e) = self.tt.probe(key) {
+            tt_move = e.mv;
+            if ply > 0 && !is_pv && i32::from(e.depth) >= depth {
+                let s = from_tt(e.score, ply);
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                };
+                if cut {
+                    return s;
+                }
+            }
+        }
+
+        let forcing = depth <= 0 && game.is_forcing(pos);
+        if depth <= 0 && !forcing {
+            return game.evaluate(pos).clamp(-EVAL_LIMIT, EVAL_LIMIT);
+        }
+
+        let mut moves = std::mem::take(&mut self.buffers[ply]);
+        moves.clear();
+        if ply == 0 {
+            game.root_moves(pos, &mut moves);
+        } else {
+            game.search_moves(pos, &mut moves);
+        }
+        if moves.is_empty() {
+            self.buffers[ply] = moves;
+            if self.no_legal_move(pos) {
+                return terminal_score(game, pos, game.no_moves(pos), ply);
+            }
+            return game.evaluate(pos);
+        }
+
+        let mut scored = std::mem::take(&mut self.scored[ply]);
+        scored.clear();
+        let killers = self.killers[ply];
+        for &m in &moves {
+            let s = if Some(m) == tt_move {
+                1 << 30
+            } else {
+                let mut s = game.order_hint(pos, m).clamp(-(1 << 20), 1 << 20) * 64;
+                if Some(m) == killers[0] {
+                    s += 1 << 24;
+                } else if Some(m) == killers[1] {
+                    s += 1 << 23;
+                }
+                s + self.history[move_slot(&m)]
+            };
+            scored.push((s, m));
+        }
+        self.buffers[ply] = moves;
+
+        let orig_alpha = alpha;
+        let mut best = -INF;
+        let mut best_move = None;
+        let mut searched = 0usize;
+        let n = scored.len();
+        for i in 0..n {
+            // Selection sort step: pick the best remaining move lazily (cutoffs come early).
+            let mut bi = i;
+            for j in i + 1..n {
+                if scored[j].0 > scored[bi].0 {
+                    bi = j;
+                }
+            }
+            scored.swap(i, bi);
+            let (order, m) = scored[i];
+            let child = game.make(pos, m);
+            let progress = game.is_progress(pos, m);
+            self.tracker.push(game.hash(&child), progress);
+            // A forced capture sequence is not counted as depth (quiescence); a single reply is
+            // searched one ply deeper for free.
+            let new_depth = if forcing || n == 1 { depth } else { depth - 1 };
+            let quiet = order < (1 << 23) && !forcing;
+            let mut score;
+            if searched == 0 {
+                score = -self.negamax(&child, new_depth, ply + 1, -beta, -alpha);
+            } else {
+                let r = if depth >= 3 && searched >= 3 && quiet && !is_pv {
+                    1 + i32::from(searched >= 10)
+                } else {
+                    0
+                };
+                score = -self.negamax(&child, new_depth - r, ply + 1, -alpha - 1, -alpha);
+                if score > alpha && (r > 0 || score < beta) {
+                    score = -self.negamax(&child, new_depth, ply + 1, -beta, -alpha);
+                }
+            }
+            self.tracker.pop();
+            searched += 1;
+            if self.aborted {
+                break;
+            }
+            if score > best {
+                best = score;
+                best_move = Some(m);
+                if score > alpha {
+                    alpha = score;
+                    let (head, tail) = self.pv.split_at_mut(ply + 1);
+                    head[ply].clear();
+                    head[ply].push(m);
+                    head[ply].extend_from_slice(&tail[0]);
+                    if alpha >= beta {
+                        if quiet {
+                            let k = &mut self.killers[ply];
+                            if k[0] != Some(m) {
+                                k[1] = k[0];
+                                k[0] = Some(m);
+                            }
+                            let h = &mut self.history[move_slot(&m)];
+                            *h = (*h + depth * depth).min(1 << 20);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        self.scored[ply] = scored;
+        if self.aborted {
+            return best.max(-INF + 1);
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > orig_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt
+            .store(key, best_move, to_tt(best, ply), depth.max(0) as i16, bound);
+        best
+    }
+
+    fn no_legal_move(&self, pos: &G::Pos) -> bool {
+        let mut all = Vec::new();
+        self.game.legal_moves(pos, &mut all);
+        all.is_empty()
+    }
+}
+
+/// Runs a search from `pos`. `history` is the game so far (for repetition and no-progress
+/// draws). `on_info` is called after every completed iteration. Always returns a move when the
+/// position has one, even if stopped at once.
+pub fn search<G: Game>(
+    game: &G,
+    pos: &G::Pos,
+    history: &DrawTracker,
+    tt: &mut Table<G::Move>,
+    stop: &AtomicBool,
+    params: &Params,
+    mut on_info: impl FnMut(&Info<G::Move>),
+) -> SearchResult<G::Move> {
+    let start = Instant::now();
+    let deadlines = params.limits.deadlines(start, params.move_overhead_ms);
+    let rules = game.draw_rules();
+    tt.new_search();
+    let mut s = Searcher {
+        game,
+        tt,
+        stop,
+        rules,
+        search_repetition: rules.repetition.is_some() || rules.search_repetition,
+        deadlines,
+        node_limit: params.limits.nodes,
+        nodes: 0,
+        seldepth: 0,
+        aborted: false,
+        tracker: history.clone(),
+        killers: vec![[None; 2]; MAX_PLY],
+        history: vec![0; HISTORY_SIZE],
+        pv: vec![Vec::new(); MAX_PLY + 1],
+        buffers: vec![Vec::new(); MAX_PLY],
+        scored: vec![Vec::new(); MAX_PLY],
+    };
+    let mut root = Vec::new();
+    game.root_moves(pos, &mut root);
+    let mut result = SearchResult {
+        best: root.first().copied(),
+        score: 0,
+        depth: 0,
+        nodes: 0,
+        pv: root.first().copied().into_iter().collect(),
+    };
+    if root.is_empty() {
+        return result;
+    }
+    let max_depth = params
+        .limits
+        .depth
+        .map_or(MAX_PLY as u32 - 8, |d| d.clamp(1, MAX_PLY as u32 - 8));
+    for depth in 1..=max_depth {
+        s.seldepth = 0;
+        let score = s.negamax(pos, depth as i32, 0, -INF, INF);
+        let pv = s.pv[0].clone();
+        if s.aborted {
+            // Root moves searched to the end in the cut-short iteration (previous best first)
+            // are better informed than the previous iteration.
+            if let Some(&m) = pv.first() {
+                result.best = Some(m);
+                result.pv = pv;
+                result.score = score;
+            }
+            break;
+        }
+        if let Some(&m) = pv.first() {
+            result.best = Some(m);
+            result.pv = pv;
+        }
+        result.score = score;
+        result.depth = depth;
+        result.nodes = s.nodes;
+        on_info(&Info {
+            depth,
+            seldepth: s.seldepth,
+            score,
+            nodes: s.nodes,
+            elapsed_ms: start.elapsed().as_millis() as u64,
+            pv: result.pv.clone(),
+            hashfull: s.tt.hashfull(),
+        });
+        if score.abs() > MATE_BOUND && (MATE - score.abs()) as u32 <= depth {
+            break; // a proven result cannot change with more depth
+        }
+        if root.len() == 1 && !params.limits.infinite && params.limits.depth.is_none() {
+            break; // only move: no need to think
+        }
+        if let Some(soft) = s.deadlines.soft {
+            if Instant::now() >= soft {
+                break;
+            }
+        }
+    }
+    result.nodes = s.nodes;
+    // `infinite` must not return before `stop` (UCI rule); the caller waits for the flag.
+    result
+}
+
+#[cfg(test)]
+mod tests;

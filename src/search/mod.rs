@@ -1,0 +1,9 @@
+//! Game-independent search: alpha-beta, transposition table, time management.
+
+pub mod alphabeta;
+pub mod time;
+pub mod tt;
+
+pub use alphabeta::{search, uci_score, Info, Params, SearchResult, MATE, MATE_BOUND};
+pub use time::{Clock, Limits};
+pub use tt::Table;

@@ -1,0 +1,398 @@
+//! The session: the current game (position and history), the engine options, the clocks, and
+//! the one running search. It decides what every command does; front ends only translate text.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::thread;
+use std::time::Duration;
+
+use crate::engine::{self, AnyGame, InfoReport, SearchReport};
+use crate::games::{parse_side, RuleError, Side, Terminal, GAME_NAMES};
+use crate::search::{Clock, Limits, Params};
+
+/// Engine options shared by every game (`set_option` / `setoption`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    pub movetime: Option<u64>,
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    pub threads: usize,
+    pub hash_mib: usize,
+    pub seed: u64,
+    pub move_overhead: u64,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            movetime: None,
+            depth: None,
+            nodes: None,
+            threads: 1,
+            hash_mib: engine::DEFAULT_HASH_MIB,
+            seed: 0,
+            move_overhead: 50,
+        }
+    }
+}
+
+pub const MAX_HASH_MIB: usize = 4096;
+pub const MAX_THREADS: usize = 256;
+/// What `genmove` thinks when nothing limits it.
+const DEFAULT_MOVETIME_MS: u64 = 1000;
+
+/// GTP time control (`time_settings`, `time_left`), all in milliseconds.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct GtpTime {
+    main: u64,
+    byo: u64,
+    stones: u32,
+    active: bool,
+    left: [Option<(u64, u32)>; 2],
+}
+
+/// Messages from the search thread to the session loop.
+#[derive(Debug)]
+pub enum SearchEvent {
+    Info(InfoReport),
+    Done(SearchReport),
+}
+
+pub struct Session {
+    game: Box<dyn AnyGame>,
+    pub options: Options,
+    /// Game-specific options the user set, replayed when another game is selected.
+    game_options: Vec<(String, String)>,
+    time: GtpTime,
+    stop: Option<Arc<AtomicBool>>,
+}
+
+fn ms(seconds: f64) -> u64 {
+    if seconds.is_finite() && seconds > 0.0 {
+        (seconds * 1000.0).min(1e12) as u64
+    } else {
+        0
+    }
+}
+
+fn parse_bool(v: &str) -> Option<bool> {
+    match v.to_ascii_lowercase().as_str() {
+        "true" | "on" | "1" | "yes" => Some(true),
+        "false" | "off" | "0" | "no" => Some(false),
+        _ => None,
+    }
+}
+
+impl Default for Session {
+    fn default() -> Session {
+        Session::new()
+    }
+}
+
+impl Session {
+    pub fn new() -> Session {
+        Session {
+            game: engine::new_game("poddavki").unwrap_or_else(|| unreachable!()),
+            options: Options::default(),
+            game_options: Vec::new(),
+            time: GtpTime::default(),
+            stop: None,
+        }
+    }
+
+    pub fn game(&self) -> &dyn AnyGame {
+        self.game.as_ref()
+    }
+
+    pub fn game_names() -> &'static [&'static str] {
+        &GAME_NAMES
+    }
+
+    /// Selects a game and starts it from its start position. Unknown names change nothing.
+    pub fn set_game(&mut self, name: &str) -> Result<(), String> {
+        let mut game = engine::new_game(name).ok_or_else(|| format!("unknown game '{name}'"))?;
+        for (n, v) in &self.game_options {
+            // Options of other games are kept for when those games come back.
+            let _ = game.set_option(n, v);
+        }
+        game.set_hash_mib(self.options.hash_mib);
+        self.game = game;
+        self.time.left = [None, None];
+        Ok(())
+    }
+
+    pub fn new_game(&mut self) {
+        self.game.new_game();
+        self.game.clear_hash();
+        self.time.left = [None, None];
+    }
+
+    pub fn set_position(&mut self, text: &str) -> Result<(), RuleError> {
+        self.game.set_position(text)
+    }
+
+    /// `position [fen POS] moves ...`: all or nothing.
+    pub fn setup(&mut self, fen: Option<&str>, moves: &[String]) -> Result<(), RuleError> {
+        self.game.setup(fen, moves)
+    }
+
+    pub fn side(&self, text: &str) -> Result<Side, String> {
+        parse_side(self.game.side_names(), text).ok_or_else(|| format!("invalid side '{text}'"))
+    }
+
+    pub fn side_name(&self, side: Side) -> &'static str {
+        self.game.side_names()[side.index()]
+    }
+
+    pub fn play(&mut self, side: Option<&str>, mv: &str) -> Result<String, RuleError> {
+        if let Some(s) = side {
+            let s = self.side(s).map_err(RuleError::Illegal)?;
+            if s != self.game.side_to_move() {
+                if self.game.result().is_some() {
+                    return Err(RuleError::GameOver);
+                }
+                return Err(RuleError::Illegal(format!(
+                    "it is {}'s turn",
+                    self.side_name(self.game.side_to_move())
+                )));
+            }
+        }
+        self.game.play(mv)
+    }
+
+    pub fn undo(&mut self) -> bool {
+        self.game.undo()
+    }
+
+    pub fn result(&self) -> Option<Terminal> {
+        self.game.result()
+    }
+
+    pub fn result_word(&self) -> &'static str {
+        engine::result_word(self.game.side_names(), self.game.result())
+    }
+
+    /// Sets an option by its protocol name (case-insensitive; spaces and `_` ignored, so UGI's
+    /// `Move Overhead`, `MoveOverhead` and GTP's `move_overhead` are one option).
+    pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+        let key: String = name
+            .chars()
+            .filter(|c| *c != ' ' && *c != '_')
+            .collect::<String>()
+            .to_ascii_lowercase();
+        let num = |what: &str| -> Result<u64, String> {
+            value
+                .trim()
+                .parse::<u64>()
+                .map_err(|_| format!("option {what} needs a non-negative integer, got '{value}'"))
+        };
+        // 0 (or `none`/`off`) switches a limit off.
+        let limit = |what: &str| -> Result<Option<u64>, String> {
+            if matches!(value.to_ascii_lowercase().as_str(), "none" | "off" | "") {
+                return Ok(None);
+            }
+            Ok(Some(num(what)?).filter(|&v| v > 0))
+        };
+        match key.as_str() {
+            "movetime" => self.options.movetime = limit("movetime")?,
+            "depth" => {
+                self.options.depth = limit("depth")?.map(|d| d.min(100) as u32);
+            }
+            "nodes" => self.options.nodes = limit("nodes")?,
+            "threads" => {
+                let n = num("threads")?;
+                if n == 0 || n > MAX_THREADS as u64 {
+                    return Err(format!("threads must be 1..{MAX_THREADS}"));
+                }
+                self.options.threads = n as usize;
+            }
+            "hash" => {
+                let n = num("hash")?;
+                if n == 0 || n > MAX_HASH_MIB as u64 {
+                    return Err(format!("hash must be 1..{MAX_HASH_MIB} MiB"));
+                }
+                self.options.hash_mib = n as usize;
+                self.game.set_hash_mib(n as usize);
+            }
+            "seed" => self.options.seed = num("seed")?,
+            "moveoverhead" => self.options.move_overhead = num("move_overhead")?.min(60_000),
+            "ucivariant" | "variant" | "game" => return self.set_game(value.trim()),
+            "clearhash" => self.game.clear_hash(),
+            _ => return self.set_game_option(name, value),
+        }
+        Ok(())
+    }
+
+    fn set_game_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+        let lname = name.to_ascii_lowercase();
+        let known_here = self
+            .game
+            .set_option(&lname, value)
+            .map_err(|e| e.to_string())?;
+        if !known_here && !Self::any_game_knows(&lname) {
+            return Err(format!("unknown option '{name}'"));
+        }
+        if !known_here {
+            // Another game's option: check the value now so the error comes at once.
+            for g in GAME_NAMES {
+                if let Some(mut other) = engine::new_game(g) {
+                    if other.set_option(&lname, value).map_err(|e| e.to_string())? {
+                        break;
+                    }
+                }
+            }
+        }
+        self.game_options.retain(|(n, _)| *n != lname);
+        self.game_options.push((lname, value.to_string()));
+        Ok(())
+    }
+
+    fn any_game_knows(name: &str) -> bool {
+        GAME_NAMES.iter().any(|g| {
+            engine::new_game(g).is_some_and(|game| game.options().iter().any(|(n, _)| *n == name))
+        })
+    }
+
+    /// Every option with its current value (engine options, then the current game's).
+    pub fn option_list(&self) -> Vec<(String, String)> {
+        let o = &self.options;
+        let opt = |v: Option<u64>| v.map_or("0".to_string(), |v| v.to_string());
+        let mut out = vec![
+            ("movetime".to_string(), opt(o.movetime)),
+            ("depth".to_string(), opt(o.depth.map(u64::from))),
+            ("nodes".to_string(), opt(o.nodes)),
+            ("threads".to_string(), o.threads.to_string()),
+            ("hash".to_string(), o.hash_mib.to_string()),
+            ("seed".to_string(), o.seed.to_string()),
+            ("move_overhead".to_string(), o.move_overhead.to_string()),
+        ];
+        for (n, v) in self.game.options() {
+            out.push((n.to_string(), v));
+        }
+        out
+    }
+
+    pub fn parse_bool(v: &str) -> Option<bool> {
+        parse_bool(v)
+    }
+
+    // ------------------------------------------------------------ clocks
+
+    pub fn time_settings(&mut self, main: f64, byo: f64, stones: u32) {
+        let (main, byo) = (ms(main), ms(byo));
+        // GTP: byo-yomi time with zero stones means no time limit.
+        let active = !(byo > 0 && stones == 0) && (main > 0 || byo > 0);
+        self.time = GtpTime {
+            main,
+            byo,
+            stones,
+            active,
+            left: [None, None],
+        };
+    }
+
+    pub fn time_left(&mut self, side: &str, time: f64, stones: u32) -> Result<(), String> {
+        let s = self.side(side)?;
+        self.time.left[s.index()] = Some((ms(time), stones));
+        self.time.active = true;
+        Ok(())
+    }
+
+    /// Limits for GTP `genmove`: options, then the GTP clock, else about a second.
+    pub fn genmove_limits(&self) -> Limits {
+        let side = self.game.side_to_move();
+        let mut limits = Limits {
+            depth: self.options.depth,
+            nodes: self.options.nodes,
+            movetime: self.options.movetime,
+            ..Limits::default()
+        };
+        if self.time.active {
+            let per_stone = if self.time.stones > 0 {
+                self.time.byo / u64::from(self.time.stones)
+            } else {
+                0
+            };
+            limits.clock = Some(match self.time.left[side.index()] {
+                Some((left, stones)) if stones > 0 => Clock {
+                    remaining: left,
+                    increment: 0,
+                    movestogo: Some(stones),
+                },
+                Some((left, _)) => Clock {
+                    remaining: left,
+                    increment: per_stone,
+                    movestogo: None,
+                },
+                None => Clock {
+                    remaining: self.time.main,
+                    increment: per_stone,
+                    movestogo: None,
+                },
+            });
+        }
+        if limits == Limits::default() {
+            limits.movetime = Some(DEFAULT_MOVETIME_MS);
+        }
+        limits
+    }
+
+    /// The white/black clock names of UGI map to the sides named so (Phutball: red = white).
+    pub fn white_side(&self) -> Side {
+        match self.game.side_names() {
+            [_, "white"] => Side::P2,
+            _ => Side::P1,
+        }
+    }
+
+    // ------------------------------------------------------------ search
+
+    pub fn searching(&self) -> bool {
+        self.stop.is_some()
+    }
+
+    /// Starts a search on its own thread; events go to `sink`. With `infinite`, the result is
+    /// held back until [`Session::stop_search`] (UCI rule).
+    pub fn start_search(
+        &mut self,
+        limits: Limits,
+        sink: Arc<dyn Fn(SearchEvent) + Send + Sync>,
+    ) -> Result<(), std::io::Error> {
+        let stop = Arc::new(AtomicBool::new(false));
+        let params = Params {
+            limits,
+            move_overhead_ms: self.options.move_overhead,
+        };
+        let info_sink = Arc::clone(&sink);
+        let job = self.game.search_job(
+            params,
+            Arc::clone(&stop),
+            Box::new(move |i| info_sink(SearchEvent::Info(i))),
+        );
+        let flag = Arc::clone(&stop);
+        thread::Builder::new()
+            .name("search".into())
+            .spawn(move || {
+                let report = job();
+                if limits.infinite {
+                    while !flag.load(Ordering::Relaxed) {
+                        thread::sleep(Duration::from_millis(1));
+                    }
+                }
+                sink(SearchEvent::Done(report));
+            })?;
+        self.stop = Some(stop);
+        Ok(())
+    }
+
+    pub fn stop_search(&self) {
+        if let Some(s) = &self.stop {
+            s.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Called when the search thread has reported `Done`.
+    pub fn search_finished(&mut self) {
+        self.stop = None;
+    }
+}
