@@ -81,7 +81,7 @@ pub fn run(
         queue: VecDeque::new(),
         eof: false,
         tx,
-        ugi: ugi::Ugi::default(),
+        ugi: ugi::Ugi,
         gtp: gtp::Gtp::default(),
     };
     let mut io = Io { out, broken: false };

@@ -155,10 +155,10 @@ fn one_word(args: &str) -> Result<String, String> {
 
 fn whole<'a, T>(
     args: &'a str,
-    mut p: impl FnMut(&'a str) -> IResult<&'a str, T>,
+    p: impl FnMut(&'a str) -> IResult<&'a str, T>,
     what: &str,
 ) -> Result<T, String> {
-    match all_consuming(|i| p(i))(args) {
+    match all_consuming(p)(args) {
         Ok((_, v)) => Ok(v),
         Err(_) => Err(format!("syntax error: expected {what}")),
     }

@@ -119,7 +119,7 @@ impl Ugi {
 
 fn hello(io: &mut Io, session: &Session, word: &str) {
     let mut s = String::new();
-    s.push_str(&format!("id name tetrad\n"));
+    s.push_str("id name tetrad\n");
     s.push_str("id author the tetrad developers\n");
     let o = &session.options;
     s.push_str(&format!(
