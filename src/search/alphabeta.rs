@@ -148,9 +148,7 @@ impl<G: Game> Searcher<'_, G> {
         if self.aborted {
             return true;
         }
-        if self.stop.load(Ordering::Relaxed) {
-            self.aborted = true;
-        } else if self.node_limit.is_some_and(|n| self.nodes >= n) {
+        if self.stop.load(Ordering::Relaxed) || self.node_limit.is_some_and(|n| self.nodes >= n) {
             self.aborted = true;
         } else if self.nodes & CLOCK_CHECK_MASK == 0 {
             if let Some(hard) = self.deadlines.hard {
@@ -254,7 +252,6 @@ impl<G: Game> Searcher<'_, G> {
         let orig_alpha = alpha;
         let mut best = -INF;
         let mut best_move = None;
-        let mut searched = 0usize;
         let n = scored.len();
         for i in 0..n {
             // Selection sort step: pick the best remaining move lazily (cutoffs come early).
@@ -274,11 +271,11 @@ impl<G: Game> Searcher<'_, G> {
             let new_depth = if forcing || n == 1 { depth } else { depth - 1 };
             let quiet = order < (1 << 23) && !forcing;
             let mut score;
-            if searched == 0 {
+            if i == 0 {
                 score = -self.negamax(&child, new_depth, ply + 1, -beta, -alpha);
             } else {
-                let r = if depth >= 3 && searched >= 3 && quiet && !is_pv {
-                    1 + i32::from(searched >= 10)
+                let r = if depth >= 3 && i >= 3 && quiet && !is_pv {
+                    1 + i32::from(i >= 10)
                 } else {
                     0
                 };
@@ -288,7 +285,6 @@ impl<G: Game> Searcher<'_, G> {
                 }
             }
             self.tracker.pop();
-            searched += 1;
             if self.aborted {
                 break;
             }
