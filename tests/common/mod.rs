@@ -1,0 +1,129 @@
+//! Runs the engine binary as a subprocess and talks to it line by line, with timeouts so a
+//! hanging engine fails the test instead of hanging it.
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::thread;
+use std::time::{Duration, Instant};
+
+pub const TIMEOUT: Duration = Duration::from_secs(20);
+
+pub struct Engine {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+}
+
+impl Engine {
+    pub fn start(args: &[&str]) -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_tetrad"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("engine starts");
+        let stdout = child.stdout.take().expect("stdout");
+        let stdin = child.stdin.take();
+        let (tx, rx) = channel();
+        thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                match line {
+                    Ok(l) => {
+                        if tx.send(l).is_err() {
+                            break;
+                        }
+                    }
+                    Err(_) => break,
+                }
+            }
+        });
+        Engine {
+            child,
+            stdin,
+            lines: rx,
+        }
+    }
+
+    pub fn send_bytes(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        stdin.write_all(bytes).expect("write to engine");
+        stdin.flush().expect("flush");
+    }
+
+    pub fn send(&mut self, line: &str) {
+        self.send_bytes(format!("{line}\n").as_bytes());
+    }
+
+    /// Next output line, or `None` on timeout / end of output.
+    pub fn line_within(&mut self, t: Duration) -> Option<String> {
+        match self.lines.recv_timeout(t) {
+            Ok(l) => Some(l),
+            Err(RecvTimeoutError::Timeout) | Err(RecvTimeoutError::Disconnected) => None,
+        }
+    }
+
+    pub fn line(&mut self) -> String {
+        self.line_within(TIMEOUT).expect("engine answered in time")
+    }
+
+    /// One GTP answer: its lines up to (not including) the empty line that ends it.
+    pub fn answer(&mut self) -> Vec<String> {
+        let mut out = Vec::new();
+        loop {
+            let l = self.line();
+            if l.is_empty() {
+                return out;
+            }
+            out.push(l);
+        }
+    }
+
+    /// Sends a GTP command and returns the whole answer joined by newlines.
+    pub fn gtp(&mut self, cmd: &str) -> String {
+        self.send(cmd);
+        self.answer().join("\n")
+    }
+
+    /// Reads lines until one starts with `prefix`; returns all lines read.
+    pub fn until(&mut self, prefix: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        loop {
+            let l = self.line();
+            let done = l.starts_with(prefix);
+            out.push(l);
+            if done {
+                return out;
+            }
+        }
+    }
+
+    pub fn close_stdin(&mut self) {
+        self.stdin = None;
+    }
+
+    /// Waits for the process to exit; returns its exit code and how long that took.
+    pub fn wait_exit(&mut self, limit: Duration) -> Option<(i32, Duration)> {
+        let start = Instant::now();
+        while start.elapsed() < limit {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return Some((status.code().unwrap_or(-1), start.elapsed()));
+            }
+            thread::sleep(Duration::from_millis(5));
+        }
+        None
+    }
+
+    pub fn alive(&mut self) -> bool {
+        matches!(self.child.try_wait(), Ok(None))
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}

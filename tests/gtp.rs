@@ -1,0 +1,146 @@
+//! GTP dialect through the binary: framing, ids, errors, state safety, search, EOF.
+
+mod common;
+
+use std::time::Duration;
+
+use common::Engine;
+
+const START: &str = "W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8";
+
+#[test]
+fn framing_ids_and_identity() {
+    let mut e = Engine::start(&[]);
+    assert_eq!(e.gtp("protocol_version"), "= 2");
+    assert_eq!(e.gtp("7 name"), "=7 tetrad");
+    assert_eq!(e.gtp("8 version"), format!("=8 {}", env!("CARGO_PKG_VERSION")));
+    assert_eq!(e.gtp("known_command genmove"), "= true");
+    assert_eq!(e.gtp("known_command fly"), "= false");
+    let cmds = e.gtp("list_commands");
+    for c in ["set_game", "legal_moves", "perft", "game_result", "reg_genmove"] {
+        assert!(cmds.lines().any(|l| l.trim_start_matches("= ") == c), "{c}");
+    }
+    assert_eq!(
+        e.gtp("list_games"),
+        "= poddavki\nphutball\ndiamond\npods-standard\npods-advanced"
+    );
+    // Comments, blank lines and CR are ignored; an id still frames the answer.
+    e.send("# a comment");
+    e.send("");
+    assert_eq!(e.gtp("9 side_to_move # trailing comment\r"), "=9 white");
+    assert_eq!(e.gtp("10 frobnicate"), "?10 unknown command");
+    assert_eq!(e.gtp("quit"), "=");
+    assert_eq!(e.wait_exit(Duration::from_secs(2)).map(|r| r.0), Some(0));
+}
+
+#[test]
+fn moves_undo_and_errors_leave_state_alone() {
+    let mut e = Engine::start(&["--game", "poddavki"]);
+    assert_eq!(e.gtp("get_position"), format!("= {START}"));
+    assert_eq!(
+        e.gtp("legal_moves"),
+        "= a3-b4 c3-b4 c3-d4 e3-d4 e3-f4 g3-f4 g3-h4"
+    );
+    assert!(e.gtp("play c3-c4").starts_with("? illegal move"));
+    assert!(e.gtp("play black b6-a5").starts_with("? illegal move"));
+    assert!(e.gtp("play zz").starts_with("? illegal move"));
+    assert!(e.gtp("set_position W:Wa2").starts_with("? invalid position"));
+    assert_eq!(e.gtp("get_position"), format!("= {START}"));
+    assert_eq!(e.gtp("play w c3-d4"), "=");
+    assert_eq!(e.gtp("side_to_move"), "= black");
+    assert_eq!(e.gtp("undo"), "=");
+    assert_eq!(e.gtp("get_position"), format!("= {START}"));
+    assert_eq!(e.gtp("undo"), "? cannot undo");
+    assert_eq!(e.gtp("perft 3"), "= 302");
+    assert_eq!(e.gtp("game_result"), "= ongoing");
+}
+
+#[test]
+fn finished_game_refuses_moves_but_allows_undo() {
+    let mut e = Engine::start(&[]);
+    // Black captures its last piece away... simplest: White to move with no pieces wins.
+    assert_eq!(e.gtp("set_position W:W:Bc5"), "=");
+    assert!(e.gtp("game_result").starts_with("= white"));
+    assert_eq!(e.gtp("legal_moves"), "=");
+    assert_eq!(e.gtp("genmove"), "? game is over");
+    assert_eq!(e.gtp("play c3-d4"), "? game is over");
+    // A one-move game: White's last man is captured, and White (to move, no pieces) wins.
+    assert_eq!(e.gtp("set_position B:Wd4:Be5"), "=");
+    assert_eq!(e.gtp("play e5:c3"), "=");
+    assert!(e.gtp("game_result").starts_with("= white"));
+    assert_eq!(e.gtp("undo"), "=");
+    assert_eq!(e.gtp("game_result"), "= ongoing");
+}
+
+#[test]
+fn genmove_plays_a_legal_move_with_limits() {
+    let mut e = Engine::start(&[]);
+    assert_eq!(e.gtp("set_option depth 4"), "=");
+    let legal = e.gtp("legal_moves");
+    let mv = e.gtp("genmove white");
+    let mv = mv.strip_prefix("= ").expect("a move").to_string();
+    assert!(legal.split(' ').any(|m| m == mv), "{mv} not in {legal}");
+    assert_eq!(e.gtp("side_to_move"), "= black");
+    assert_eq!(e.gtp("genmove white"), "? illegal move: it is black's turn");
+    let reg = e.gtp("reg_genmove");
+    assert!(reg.starts_with("= "));
+    assert_eq!(e.gtp("side_to_move"), "= black");
+    assert!(e.gtp("set_option bogus 1").starts_with("? unknown option"));
+    assert!(e.gtp("set_option hash lots").starts_with("? option hash"));
+    assert_eq!(e.gtp("time_settings 10 0 0"), "=");
+    assert_eq!(e.gtp("time_left black 5 0"), "=");
+    assert!(e.gtp("time_left purple 5 0").starts_with("? invalid side"));
+    assert_eq!(e.gtp("boardsize 8"), "? unacceptable size");
+    assert_eq!(e.gtp("komi 0"), "=");
+}
+
+#[test]
+fn deterministic_with_node_limit() {
+    let run = || {
+        let mut e = Engine::start(&["--seed", "3"]);
+        e.gtp("set_option nodes 20000");
+        (0..4).map(|_| e.gtp("genmove")).collect::<Vec<_>>()
+    };
+    assert_eq!(run(), run());
+}
+
+#[test]
+fn garbage_input_gets_errors_and_the_engine_survives() {
+    let mut e = Engine::start(&[]);
+    e.send_bytes(b"\xff\xfe\xfd\n");
+    assert_eq!(e.answer(), vec!["? input is not valid UTF-8"]);
+    e.send_bytes(b"na\x00me\n");
+    assert_eq!(e.answer(), vec!["= tetrad"]);
+    let mut big = vec![b'x'; 3 << 20];
+    big.push(b'\n');
+    e.send_bytes(&big);
+    assert!(e.answer()[0].starts_with("? line too long"));
+    e.send("12 play");
+    assert!(e.answer()[0].starts_with("?12 syntax error"));
+    e.send("perft 99");
+    assert!(e.answer()[0].starts_with("? perft depth"));
+    assert_eq!(e.gtp("name"), "= tetrad");
+}
+
+#[test]
+fn end_of_input_stops_a_search_and_exits() {
+    let mut e = Engine::start(&[]);
+    e.gtp("set_option movetime 60000");
+    e.send("genmove");
+    std::thread::sleep(Duration::from_millis(100));
+    e.close_stdin();
+    let (code, took) = e.wait_exit(Duration::from_secs(5)).expect("exits");
+    assert_eq!(code, 0);
+    assert!(took < Duration::from_secs(1), "took {took:?}");
+}
+
+#[test]
+fn set_game_switches_rules() {
+    let mut e = Engine::start(&[]);
+    for g in ["phutball", "diamond", "pods", "pods-advanced", "poddavki"] {
+        assert_eq!(e.gtp(&format!("set_game {g}")), "=", "{g}");
+        assert!(!e.gtp("get_position").is_empty());
+    }
+    assert!(e.gtp("set_game chess").starts_with("? unknown game"));
+    assert_eq!(e.gtp("get_position"), format!("= {START}"));
+}
