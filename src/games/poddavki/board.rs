@@ -85,6 +85,12 @@ const fn build_rays() -> [[Bits; 4]; 32] {
     t
 }
 
+/// Diagonal neighbour of `s` in direction `d`, or [`NONE`].
+#[inline(always)]
+pub fn step(s: usize, d: usize) -> u8 {
+    NB[s][d]
+}
+
 /// All squares along a diagonal from a square (the square itself excluded).
 pub const RAY: [[Bits; 4]; 32] = build_rays();
 

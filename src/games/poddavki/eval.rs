@@ -5,7 +5,7 @@
 //! will be forced to take. Kings work against their owner: a flying king is hard to lose, is
 //! rarely blocked, and must take whatever the opponent offers it from across the board.
 
-use super::board::{king_reach, opposite, shift, slide, Bits, Move, Position, Squares, NB, NONE};
+use super::board::{king_reach, opposite, shift, slide, step, Bits, Move, Position, Squares, NONE};
 use super::movegen::{has_capture, FORWARD};
 use crate::games::EVAL_LIMIT;
 
@@ -49,7 +49,7 @@ fn en_prise(p: &Position, side: usize) -> Bits {
     for k in Squares(takers & p.kings) {
         for d in 0..4 {
             if let (_, Some(b)) = slide(k, d, occ) {
-                let land = NB[b][d];
+                let land = step(b, d);
                 if victims >> b & 1 != 0 && land != NONE && empty >> land & 1 != 0 {
                     hit |= 1 << b;
                 }

@@ -2,7 +2,7 @@
 //! during a capture; quiet moves only when no capture exists. Also the bulk-counting perft.
 
 use super::board::{
-    king_reach, opposite, shift, slide, Bits, Move, Position, Squares, NB, NE, NONE, NW,
+    king_reach, opposite, shift, slide, step, Bits, Move, Position, Squares, NE, NONE, NW,
     PROMO_RANK, SE, SW,
 };
 
@@ -24,7 +24,7 @@ pub fn has_capture(p: &Position) -> bool {
     for k in Squares(p.pieces[us] & p.kings) {
         for d in 0..4 {
             if let (_, Some(b)) = slide(k, d, occ) {
-                let land = NB[b][d];
+                let land = step(b, d);
                 if opp >> b & 1 != 0 && land != NONE && empty >> land & 1 != 0 {
                     return true;
                 }
@@ -80,11 +80,11 @@ impl CapGen<'_> {
         let avail = self.opp & !captured;
         let mut any = false;
         for d in 0..4 {
-            let mid = NB[cur][d];
+            let mid = step(cur, d);
             if mid == NONE || avail >> mid & 1 == 0 {
                 continue;
             }
-            let land = NB[mid as usize][d];
+            let land = step(mid as usize, d);
             if land == NONE || self.empty >> land & 1 == 0 {
                 continue;
             }
@@ -177,7 +177,7 @@ pub fn gen_quiet(p: &Position, out: &mut Vec<Move>) {
         for t in Squares(shift(men, d) & empty) {
             out.push(Move {
                 captured: 0,
-                from: NB[t][back],
+                from: step(t, back),
                 to: t as u8,
                 promo: PROMO_RANK[us] >> t & 1 != 0,
             });

@@ -65,13 +65,10 @@ impl PathWalk<'_> {
             let mut step = 1;
             // A man looks at the adjacent square only; a king slides over empty squares first.
             let mut victim = square_at(f0 + df, r0 + dr);
-            while king {
-                match victim {
-                    Some(v) if self.is_empty(v) => {
-                        step += 1;
-                        victim = square_at(f0 + step * df, r0 + step * dr);
-                    }
-                    _ => break,
+            if king {
+                while victim.is_some_and(|v| self.is_empty(v)) {
+                    step += 1;
+                    victim = square_at(f0 + step * df, r0 + step * dr);
                 }
             }
             let Some(v) = victim.filter(|&v| self.is_enemy(v, captured)) else {
