@@ -1,13 +1,60 @@
-//! Poddavki — placeholder until the rules land (see ../shared/rules/poddavki.md).
+//! Poddavki: giveaway Russian draughts (rules: shared/rules/poddavki.md). Russian draughts move
+//! rules (flying kings, Turkish strike, compulsory capture without majority rule); the side to
+//! move without a legal move wins.
 
-use super::{Game, Outcome, RuleError, Side, Terminal};
+mod board;
+mod eval;
+mod movegen;
+mod notation;
+mod playout;
+mod position;
+#[cfg(test)]
+mod tests;
 
-#[derive(Clone, Debug, Default)]
-pub struct Poddavki;
+use rand::rngs::SmallRng;
+
+use super::{DrawRules, Game, Outcome, RuleError, Side, Terminal};
+pub use board::{Move, Position};
+
+/// The game with its two house draw rules, each switchable (`draw_repetition`,
+/// `draw_no_progress`).
+#[derive(Clone, Debug)]
+pub struct Poddavki {
+    draw_repetition: bool,
+    draw_no_progress: bool,
+}
+
+impl Default for Poddavki {
+    fn default() -> Self {
+        Poddavki {
+            draw_repetition: true,
+            draw_no_progress: true,
+        }
+    }
+}
+
+fn side_of(index: usize) -> Side {
+    if index == board::WHITE {
+        Side::P1
+    } else {
+        Side::P2
+    }
+}
+
+fn parse_switch(name: &str, value: &str) -> Result<bool, RuleError> {
+    match value.trim().to_ascii_lowercase().as_str() {
+        "true" | "on" | "1" => Ok(true),
+        "false" | "off" | "0" => Ok(false),
+        _ => Err(RuleError::Option(format!(
+            "{name} takes true or false, not '{}'",
+            value.trim()
+        ))),
+    }
+}
 
 impl Game for Poddavki {
-    type Pos = ();
-    type Move = u32;
+    type Pos = Position;
+    type Move = Move;
 
     fn name(&self) -> &'static str {
         "poddavki"
@@ -15,39 +62,91 @@ impl Game for Poddavki {
     fn side_names(&self) -> [&'static str; 2] {
         ["white", "black"]
     }
-    fn start(&self) -> Self::Pos {}
-    fn side_to_move(&self, _pos: &Self::Pos) -> Side {
-        Side::P1
+    fn start(&self) -> Position {
+        Position::start()
     }
-    fn legal_moves(&self, _pos: &Self::Pos, _out: &mut Vec<Self::Move>) {}
-    fn make(&self, _pos: &Self::Pos, _mv: Self::Move) -> Self::Pos {}
-    fn hash(&self, _pos: &Self::Pos) -> u64 {
-        0
+    fn side_to_move(&self, pos: &Position) -> Side {
+        side_of(pos.stm)
     }
-    fn terminal(&self, _pos: &Self::Pos) -> Option<Terminal> {
+    fn legal_moves(&self, pos: &Position, out: &mut Vec<Move>) {
+        movegen::legal_moves(pos, out)
+    }
+    fn make(&self, pos: &Position, mv: Move) -> Position {
+        pos.make(mv)
+    }
+    fn hash(&self, pos: &Position) -> u64 {
+        pos.hash
+    }
+    fn terminal(&self, _pos: &Position) -> Option<Terminal> {
         None
     }
-    fn no_moves(&self, _pos: &Self::Pos) -> Terminal {
-        Terminal::new(Outcome::Draw, "not implemented")
+    fn no_moves(&self, pos: &Position) -> Terminal {
+        Terminal::new(Outcome::Win(side_of(pos.stm)), "no-moves")
     }
-    fn format_move(&self, _pos: &Self::Pos, mv: Self::Move) -> String {
-        mv.to_string()
+    fn draw_rules(&self) -> DrawRules {
+        DrawRules {
+            repetition: self.draw_repetition.then_some(playout::REPETITIONS),
+            no_progress_plies: self
+                .draw_no_progress
+                .then_some(playout::NO_PROGRESS_PLIES as u32),
+            search_repetition: false,
+        }
     }
-    fn parse_move(&self, _pos: &Self::Pos, text: &str) -> Result<Self::Move, RuleError> {
-        Err(RuleError::Syntax(text.to_string()))
+    fn is_progress(&self, pos: &Position, mv: Move) -> bool {
+        mv.is_capture() || pos.kings >> mv.from & 1 == 0
     }
-    fn format_position(&self, _pos: &Self::Pos) -> String {
-        String::from("-")
+
+    fn format_move(&self, pos: &Position, mv: Move) -> String {
+        notation::format_move(pos, mv)
     }
-    fn parse_position(&self, text: &str) -> Result<Self::Pos, RuleError> {
-        Err(RuleError::InvalidPosition(format!(
-            "'{text}': poddavki is not implemented yet"
-        )))
+    fn parse_move(&self, pos: &Position, text: &str) -> Result<Move, RuleError> {
+        notation::parse_move(pos, text)
     }
-    fn render(&self, _pos: &Self::Pos) -> String {
-        String::from("(no board)")
+    fn format_position(&self, pos: &Position) -> String {
+        position::format_position(pos)
     }
-    fn evaluate(&self, _pos: &Self::Pos) -> i32 {
-        0
+    fn parse_position(&self, text: &str) -> Result<Position, RuleError> {
+        position::parse_position(text)
+    }
+    fn render(&self, pos: &Position) -> String {
+        position::render(pos)
+    }
+
+    fn evaluate(&self, pos: &Position) -> i32 {
+        eval::evaluate(pos)
+    }
+    fn order_hint(&self, pos: &Position, mv: Move) -> i32 {
+        eval::order_hint(pos, mv)
+    }
+    fn is_forcing(&self, pos: &Position) -> bool {
+        movegen::has_capture(pos)
+    }
+
+    fn perft(&self, pos: &Position, depth: u32) -> u64 {
+        movegen::perft(pos, depth)
+    }
+    fn playout(&self, pos: &Position, rng: &mut SmallRng, max_plies: u32) -> Outcome {
+        playout::playout(
+            pos,
+            rng,
+            max_plies,
+            self.draw_repetition,
+            self.draw_no_progress,
+        )
+    }
+
+    fn set_option(&mut self, name: &str, value: &str) -> Result<bool, RuleError> {
+        match name.trim().to_ascii_lowercase().as_str() {
+            "draw_repetition" => self.draw_repetition = parse_switch(name, value)?,
+            "draw_no_progress" => self.draw_no_progress = parse_switch(name, value)?,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+    fn options(&self) -> Vec<(&'static str, String)> {
+        vec![
+            ("draw_repetition", self.draw_repetition.to_string()),
+            ("draw_no_progress", self.draw_no_progress.to_string()),
+        ]
     }
 }

@@ -1,0 +1,258 @@
+//! Legal move generation: compulsory captures with the Turkish strike, flying kings, promotion
+//! during a capture; quiet moves only when no capture exists. Also the bulk-counting perft.
+
+use super::board::{
+    king_reach, opposite, shift, slide, step, Bits, Move, Position, Squares, NE, NONE, NW,
+    PROMO_RANK, SE, SW,
+};
+
+/// Directions a man of each side moves (quietly) in.
+pub const FORWARD: [[usize; 2]; 2] = [[NE, NW], [SE, SW]];
+
+/// True when the side to move has a capture.
+pub fn has_capture(p: &Position) -> bool {
+    let us = p.stm;
+    let opp = p.pieces[us ^ 1];
+    let occ = p.occupied();
+    let empty = !occ;
+    let men = p.pieces[us] & !p.kings;
+    for d in 0..4 {
+        if shift(shift(men, d) & opp, d) & empty != 0 {
+            return true;
+        }
+    }
+    for k in Squares(p.pieces[us] & p.kings) {
+        for d in 0..4 {
+            if let (_, Some(b)) = slide(k, d, occ) {
+                let land = step(b, d);
+                if opp >> b & 1 != 0 && land != NONE && empty >> land & 1 != 0 {
+                    return true;
+                }
+            }
+        }
+    }
+    false
+}
+
+/// Men of the side to move that have a first jump available.
+fn capturing_men(p: &Position) -> Bits {
+    let us = p.stm;
+    let opp = p.pieces[us ^ 1];
+    let empty = !p.occupied();
+    let men = p.pieces[us] & !p.kings;
+    let mut r = 0;
+    for d in 0..4 {
+        let back = opposite(d);
+        r |= shift(shift(empty, back) & opp, back);
+    }
+    r & men
+}
+
+/// Depth-first search of the capture sequences of one piece. `empty` counts the piece's start
+/// square as empty and every captured piece as present (Turkish strike), so it never changes
+/// during the move.
+struct CapGen<'a> {
+    from: u8,
+    empty: Bits,
+    opp: Bits,
+    promo_rank: Bits,
+    out: &'a mut Vec<Move>,
+    /// First entry of `out` belonging to this piece: only those can be duplicates.
+    base: usize,
+}
+
+impl CapGen<'_> {
+    #[inline(always)]
+    fn emit(&mut self, to: usize, captured: Bits, promo: bool) {
+        let m = Move {
+            captured,
+            from: self.from,
+            to: to as u8,
+            promo,
+        };
+        if !self.out[self.base..].contains(&m) {
+            self.out.push(m);
+        }
+    }
+
+    /// Jumps of a man at `cur`; returns whether there was any.
+    fn man(&mut self, cur: usize, captured: Bits) -> bool {
+        let avail = self.opp & !captured;
+        let mut any = false;
+        for d in 0..4 {
+            let mid = step(cur, d);
+            if mid == NONE || avail >> mid & 1 == 0 {
+                continue;
+            }
+            let land = step(mid as usize, d);
+            if land == NONE || self.empty >> land & 1 == 0 {
+                continue;
+            }
+            any = true;
+            let land = land as usize;
+            let cap = captured | 1 << mid;
+            if self.promo_rank >> land & 1 != 0 {
+                // Crowned mid-capture: it goes on as a king in the same move.
+                if !self.king(land, cap, true) {
+                    self.emit(land, cap, true);
+                }
+            } else if !self.man(land, cap) {
+                self.emit(land, cap, false);
+            }
+        }
+        any
+    }
+
+    /// Jumps of a king at `cur`; returns whether there was any.
+    fn king(&mut self, cur: usize, captured: Bits, promo: bool) -> bool {
+        let avail = self.opp & !captured;
+        let occ = !self.empty;
+        let mut any = false;
+        for d in 0..4 {
+            let b = match slide(cur, d, occ) {
+                (_, Some(b)) if avail >> b & 1 != 0 => b,
+                _ => continue,
+            };
+            let lands = slide(b, d, occ).0;
+            if lands == 0 {
+                continue;
+            }
+            any = true;
+            let cap = captured | 1 << b;
+            // Landing rule: only squares the capture goes on from, if there are any.
+            let mut goes_on = false;
+            for l in Squares(lands) {
+                goes_on |= self.king(l, cap, promo);
+            }
+            if !goes_on {
+                for l in Squares(lands) {
+                    self.emit(l, cap, promo);
+                }
+            }
+        }
+        any
+    }
+}
+
+/// Appends every distinct capture of the side to move.
+pub fn gen_captures(p: &Position, out: &mut Vec<Move>) {
+    let us = p.stm;
+    let occ = p.occupied();
+    let opp = p.pieces[us ^ 1];
+    let promo_rank = PROMO_RANK[us];
+    for s in Squares(capturing_men(p)) {
+        let base = out.len();
+        let mut g = CapGen {
+            from: s as u8,
+            empty: !occ | 1 << s,
+            opp,
+            promo_rank,
+            out: &mut *out,
+            base,
+        };
+        g.man(s, 0);
+    }
+    for s in Squares(p.pieces[us] & p.kings) {
+        let base = out.len();
+        let mut g = CapGen {
+            from: s as u8,
+            empty: !occ | 1 << s,
+            opp,
+            promo_rank,
+            out: &mut *out,
+            base,
+        };
+        g.king(s, 0, false);
+    }
+}
+
+/// Appends every quiet move of the side to move (legal only when no capture exists).
+pub fn gen_quiet(p: &Position, out: &mut Vec<Move>) {
+    let us = p.stm;
+    let occ = p.occupied();
+    let empty = !occ;
+    let men = p.pieces[us] & !p.kings;
+    for d in FORWARD[us] {
+        let back = opposite(d);
+        for t in Squares(shift(men, d) & empty) {
+            out.push(Move {
+                captured: 0,
+                from: step(t, back),
+                to: t as u8,
+                promo: PROMO_RANK[us] >> t & 1 != 0,
+            });
+        }
+    }
+    for k in Squares(p.pieces[us] & p.kings) {
+        for t in Squares(king_reach(k, occ)) {
+            out.push(Move {
+                captured: 0,
+                from: k as u8,
+                to: t as u8,
+                promo: false,
+            });
+        }
+    }
+}
+
+/// Number of quiet moves of the side to move.
+#[inline]
+pub fn count_quiet(p: &Position) -> u32 {
+    let us = p.stm;
+    let occ = p.occupied();
+    let empty = !occ;
+    let men = p.pieces[us] & !p.kings;
+    let [d1, d2] = FORWARD[us];
+    let mut n = (shift(men, d1) & empty).count_ones() + (shift(men, d2) & empty).count_ones();
+    for k in Squares(p.pieces[us] & p.kings) {
+        n += king_reach(k, occ).count_ones();
+    }
+    n
+}
+
+/// Every legal move of the side to move.
+pub fn legal_moves(p: &Position, out: &mut Vec<Move>) {
+    let start = out.len();
+    gen_captures(p, out);
+    if out.len() == start {
+        gen_quiet(p, out);
+    }
+}
+
+/// Number of legal moves; `scratch` holds captures while they are de-duplicated.
+#[inline]
+pub fn count_moves(p: &Position, scratch: &mut Vec<Move>) -> u64 {
+    if has_capture(p) {
+        scratch.clear();
+        gen_captures(p, scratch);
+        scratch.len() as u64
+    } else {
+        count_quiet(p) as u64
+    }
+}
+
+/// Leaf count `depth` plies ahead, counting the last ply in bulk.
+pub fn perft(p: &Position, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let mut lists: Vec<Vec<Move>> = (0..=depth).map(|_| Vec::with_capacity(64)).collect();
+    perft_rec(p, depth as usize, &mut lists)
+}
+
+fn perft_rec(p: &Position, depth: usize, lists: &mut [Vec<Move>]) -> u64 {
+    let (mine, rest) = match lists.split_first_mut() {
+        Some(x) => x,
+        None => return 0,
+    };
+    if depth == 1 {
+        return count_moves(p, mine);
+    }
+    mine.clear();
+    legal_moves(p, mine);
+    let mut n = 0;
+    for &m in mine.iter() {
+        n += perft_rec(&p.make_with::<false>(m), depth - 1, rest);
+    }
+    n
+}

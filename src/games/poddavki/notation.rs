@@ -1,0 +1,256 @@
+//! Move notation: capture paths, canonical output, lenient input.
+//!
+//! Moves carry no path, so the paths of a capture are enumerated again here. The enumeration
+//! walks (file, rank) coordinates rather than bitboards on purpose: it is a second, independent
+//! reading of the capture rules, and the tests check both agree.
+
+use super::board::{file_of, rank_of, square_at, Bits, Move, Position, PROMO_RANK};
+use super::movegen::legal_moves;
+use crate::games::RuleError;
+
+pub fn square_name(s: usize) -> String {
+    let f = (b'a' + file_of(s) as u8) as char;
+    let r = (b'1' + rank_of(s) as u8) as char;
+    format!("{f}{r}")
+}
+
+/// A square token such as `c3` (already lower-case): `None` when it is not a square name at all,
+/// `Some(Err)` for a light square.
+fn parse_square_token(tok: &str) -> Option<Result<usize, RuleError>> {
+    let b = tok.as_bytes();
+    if b.len() != 2 || !(b'a'..=b'h').contains(&b[0]) || !(b'1'..=b'8').contains(&b[1]) {
+        return None;
+    }
+    let (f, r) = ((b[0] - b'a') as i32, (b[1] - b'1') as i32);
+    Some(square_at(f, r).ok_or_else(|| {
+        RuleError::Illegal(format!(
+            "{tok} is a light square; only dark squares are used"
+        ))
+    }))
+}
+
+/// One capture sequence: the move it makes and every square the piece stands on, start first.
+#[derive(Clone, Debug)]
+pub struct CapturePath {
+    pub mv: Move,
+    pub squares: Vec<usize>,
+}
+
+const DIRS: [(i32, i32); 4] = [(1, 1), (-1, 1), (1, -1), (-1, -1)];
+
+struct PathWalk<'a> {
+    pos: &'a Position,
+    from: usize,
+    out: Vec<CapturePath>,
+}
+
+impl PathWalk<'_> {
+    /// Empty for the capturing piece: its start square is vacated; captured pieces stay.
+    fn is_empty(&self, s: usize) -> bool {
+        s == self.from || self.pos.occupied() >> s & 1 == 0
+    }
+
+    fn is_enemy(&self, s: usize, captured: Bits) -> bool {
+        self.pos.pieces[self.pos.stm ^ 1] >> s & 1 != 0 && captured >> s & 1 == 0
+    }
+
+    /// Extends `path` from its last square; returns whether any jump was possible there.
+    fn extend(&mut self, path: &mut Vec<usize>, captured: Bits, king: bool, promo: bool) -> bool {
+        let Some(&cur) = path.last() else {
+            return false;
+        };
+        let (f0, r0) = (file_of(cur) as i32, rank_of(cur) as i32);
+        let mut any = false;
+        for (df, dr) in DIRS {
+            let mut step = 1;
+            // A man looks at the adjacent square only; a king slides over empty squares first.
+            let mut victim = square_at(f0 + df, r0 + dr);
+            if king {
+                while victim.is_some_and(|v| self.is_empty(v)) {
+                    step += 1;
+                    victim = square_at(f0 + step * df, r0 + step * dr);
+                }
+            }
+            let Some(v) = victim.filter(|&v| self.is_enemy(v, captured)) else {
+                continue;
+            };
+            let mut lands = Vec::new();
+            let mut k = step + 1;
+            while let Some(l) = square_at(f0 + k * df, r0 + k * dr) {
+                if !self.is_empty(l) {
+                    break;
+                }
+                lands.push(l);
+                if !king {
+                    break;
+                }
+                k += 1;
+            }
+            if lands.is_empty() {
+                continue;
+            }
+            any = true;
+            let cap = captured | 1 << v;
+            let mut goes_on = Vec::new();
+            for &l in &lands {
+                let crowned = !king && PROMO_RANK[self.pos.stm] >> l & 1 != 0;
+                path.push(l);
+                goes_on.push(self.extend(path, cap, king || crowned, promo || crowned));
+                path.pop();
+            }
+            if goes_on.iter().any(|&g| g) {
+                continue;
+            }
+            // No landing square lets the capture go on: the move may stop on any of them (a
+            // man only has one).
+            for &l in &lands {
+                let crowned = promo || (!king && PROMO_RANK[self.pos.stm] >> l & 1 != 0);
+                let mut squares = path.clone();
+                squares.push(l);
+                self.out.push(CapturePath {
+                    mv: Move {
+                        captured: cap,
+                        from: self.from as u8,
+                        to: l as u8,
+                        promo: crowned,
+                    },
+                    squares,
+                });
+            }
+        }
+        any
+    }
+}
+
+/// Every capture path of the piece on `from` (belonging to the side to move).
+pub fn capture_paths(pos: &Position, from: usize) -> Vec<CapturePath> {
+    if from >= 32 || pos.pieces[pos.stm] >> from & 1 == 0 {
+        return Vec::new();
+    }
+    let mut w = PathWalk {
+        pos,
+        from,
+        out: Vec::new(),
+    };
+    let king = pos.kings >> from & 1 != 0;
+    w.extend(&mut vec![from], 0, king, false);
+    w.out
+}
+
+fn path_string(squares: &[usize]) -> String {
+    let names: Vec<String> = squares.iter().map(|&s| square_name(s)).collect();
+    names.join(":")
+}
+
+/// Canonical notation: `c3-d4`, or the lexicographically smallest path of a capture.
+pub fn format_move(pos: &Position, mv: Move) -> String {
+    if !mv.is_capture() {
+        return format!(
+            "{}-{}",
+            square_name(mv.from as usize),
+            square_name(mv.to as usize)
+        );
+    }
+    capture_paths(pos, mv.from as usize)
+        .into_iter()
+        .filter(|p| p.mv == mv)
+        .map(|p| path_string(&p.squares))
+        .min()
+        .unwrap_or_else(|| {
+            // Not reachable for a legal move; still a readable answer rather than a panic.
+            format!(
+                "{}:{}",
+                square_name(mv.from as usize),
+                square_name(mv.to as usize)
+            )
+        })
+}
+
+fn side_name(side: usize) -> &'static str {
+    if side == 0 {
+        "white"
+    } else {
+        "black"
+    }
+}
+
+/// Lenient parse: any full path, `x` for `:`, `-` as a separator, and the short `from:to` form
+/// when it names exactly one legal move; case and surrounding whitespace do not matter.
+pub fn parse_move(pos: &Position, text: &str) -> Result<Move, RuleError> {
+    let t = text.trim().to_ascii_lowercase();
+    let syntax = || RuleError::Syntax(text.trim().chars().take(64).collect());
+    if t.is_empty() || t.len() > 200 {
+        return Err(syntax());
+    }
+    let mut squares = Vec::new();
+    for tok in t.split([':', 'x', '-']) {
+        match parse_square_token(tok) {
+            None => return Err(syntax()),
+            Some(Err(e)) => return Err(e),
+            Some(Ok(s)) => squares.push(s),
+        }
+    }
+    let (from, to) = match (squares.first(), squares.last()) {
+        (Some(&f), Some(&l)) if squares.len() >= 2 => (f, l),
+        _ => return Err(syntax()),
+    };
+    let us = pos.stm;
+    if pos.pieces[us] >> from & 1 == 0 {
+        let what = if pos.pieces[us ^ 1] >> from & 1 != 0 {
+            format!(
+                "the piece on {} is not {}'s",
+                square_name(from),
+                side_name(us)
+            )
+        } else {
+            format!("no piece on {}", square_name(from))
+        };
+        return Err(RuleError::Illegal(what));
+    }
+    let mut legal = Vec::new();
+    legal_moves(pos, &mut legal);
+    let capturing = legal.first().is_some_and(|m| m.is_capture());
+    if capturing {
+        let paths = capture_paths(pos, from);
+        if let Some(p) = paths.iter().find(|p| p.squares == squares) {
+            return Ok(p.mv);
+        }
+        if squares.len() == 2 {
+            let mut hits = legal
+                .iter()
+                .filter(|m| m.from as usize == from && m.to as usize == to);
+            return match (hits.next(), hits.next()) {
+                (Some(&m), None) => Ok(m),
+                (Some(_), Some(_)) => Err(RuleError::Ambiguous(t)),
+                _ if paths.is_empty() => Err(RuleError::Illegal(format!(
+                    "capture is compulsory and the piece on {} cannot capture",
+                    square_name(from)
+                ))),
+                _ => Err(RuleError::Illegal(format!(
+                    "no capture from {} ends on {}",
+                    square_name(from),
+                    square_name(to)
+                ))),
+            };
+        }
+        return Err(RuleError::Illegal(format!(
+            "{t} is not the path of a legal capture"
+        )));
+    }
+    if squares.len() > 2 {
+        return Err(RuleError::Illegal(format!(
+            "{t}: there is nothing to capture"
+        )));
+    }
+    legal
+        .iter()
+        .find(|m| m.from as usize == from && m.to as usize == to)
+        .copied()
+        .ok_or_else(|| {
+            RuleError::Illegal(format!(
+                "the piece on {} cannot move to {}",
+                square_name(from),
+                square_name(to)
+            ))
+        })
+}

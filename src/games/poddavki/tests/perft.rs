@@ -1,0 +1,64 @@
+//! Perft against the reference counts of the rules file.
+
+use super::pos;
+use crate::games::poddavki::Poddavki;
+use crate::games::{generic_perft, Game};
+
+const START_COUNTS: [u64; 12] = [
+    7, 49, 302, 1469, 7482, 37986, 190146, 929899, 4570586, 22444032, 110917189, 544770444,
+];
+
+#[test]
+fn perft_from_start_through_depth_9() {
+    let g = Poddavki::default();
+    let start = g.start();
+    for (i, &n) in START_COUNTS.iter().enumerate().take(9) {
+        assert_eq!(g.perft(&start, i as u32 + 1), n, "depth {}", i + 1);
+    }
+}
+
+#[test]
+#[ignore]
+fn perft_from_start_depth_10_to_12() {
+    let g = Poddavki::default();
+    let start = g.start();
+    for d in 10..=12 {
+        assert_eq!(
+            g.perft(&start, d),
+            START_COUNTS[d as usize - 1],
+            "depth {d}"
+        );
+    }
+}
+
+#[test]
+fn fast_perft_agrees_with_generic_perft() {
+    let g = Poddavki::default();
+    let start = g.start();
+    for d in 1..=6 {
+        assert_eq!(
+            g.perft(&start, d),
+            generic_perft(&g, &start, d),
+            "depth {d}"
+        );
+    }
+}
+
+#[test]
+fn reference_positions() {
+    let cases = [
+        ("W:WKh8:Bf2,d2,c7,Ke5", 3, 165),
+        ("W:We3:Bd4,d6,f6,f4,Kh8", 1, 70),
+        ("W:WKa1:Bc3,f6,Kh2", 2, 790),
+        ("W:WKa1:Bc3,e3,Kh6", 2, 745),
+        ("W:Wf6:Be7,b6,Kh2", 1, 326),
+        ("W:Wc3:Bb4,d4,f6,Kh2", 2, 300),
+    ];
+    let g = Poddavki::default();
+    for (fen, p1, p4) in cases {
+        let p = pos(fen);
+        assert_eq!(g.perft(&p, 1), p1, "{fen} perft 1");
+        assert_eq!(g.perft(&p, 4), p4, "{fen} perft 4");
+        assert_eq!(generic_perft(&g, &p, 4), p4, "{fen} generic perft 4");
+    }
+}
