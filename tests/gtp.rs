@@ -13,11 +13,20 @@ fn framing_ids_and_identity() {
     let mut e = Engine::start(&[]);
     assert_eq!(e.gtp("protocol_version"), "= 2");
     assert_eq!(e.gtp("7 name"), "=7 tetrad");
-    assert_eq!(e.gtp("8 version"), format!("=8 {}", env!("CARGO_PKG_VERSION")));
+    assert_eq!(
+        e.gtp("8 version"),
+        format!("=8 {}", env!("CARGO_PKG_VERSION"))
+    );
     assert_eq!(e.gtp("known_command genmove"), "= true");
     assert_eq!(e.gtp("known_command fly"), "= false");
     let cmds = e.gtp("list_commands");
-    for c in ["set_game", "legal_moves", "perft", "game_result", "reg_genmove"] {
+    for c in [
+        "set_game",
+        "legal_moves",
+        "perft",
+        "game_result",
+        "reg_genmove",
+    ] {
         assert!(cmds.lines().any(|l| l.trim_start_matches("= ") == c), "{c}");
     }
     assert_eq!(
@@ -44,7 +53,9 @@ fn moves_undo_and_errors_leave_state_alone() {
     assert!(e.gtp("play c3-c4").starts_with("? illegal move"));
     assert!(e.gtp("play black b6-a5").starts_with("? illegal move"));
     assert!(e.gtp("play zz").starts_with("? illegal move"));
-    assert!(e.gtp("set_position W:Wa2").starts_with("? invalid position"));
+    assert!(e
+        .gtp("set_position W:Wa2")
+        .starts_with("? invalid position"));
     assert_eq!(e.gtp("get_position"), format!("= {START}"));
     assert_eq!(e.gtp("play w c3-d4"), "=");
     assert_eq!(e.gtp("side_to_move"), "= black");

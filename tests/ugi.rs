@@ -15,7 +15,9 @@ fn handshakes_match_their_word() {
         assert_eq!(lines[0], "id name tetrad");
         for opt in ["Threads", "Hash", "Seed", "MoveOverhead", "UCI_Variant"] {
             assert!(
-                lines.iter().any(|l| l.starts_with(&format!("option name {opt} type"))),
+                lines
+                    .iter()
+                    .any(|l| l.starts_with(&format!("option name {opt} type"))),
                 "{opt}"
             );
         }
@@ -39,7 +41,9 @@ fn position_go_and_queries() {
     assert_eq!(e.line(), "response none");
     e.send("go depth 4");
     let lines = e.until("bestmove");
-    assert!(lines.iter().any(|l| l.starts_with("info depth 4 score cp ")));
+    assert!(lines
+        .iter()
+        .any(|l| l.starts_with("info depth 4 score cp ")));
     let best: Vec<&str> = lines.last().expect("bestmove").split(' ').collect();
     assert_eq!(best.len(), 2);
     // Nothing after the single bestmove.
@@ -64,7 +68,9 @@ fn errors_leave_the_position_alone() {
     e.send("setoption name Nope value 1");
     assert!(e.line().starts_with("info string error: unknown option"));
     e.send_bytes(b"\xc3\x28\n");
-    assert!(e.line().starts_with("info string error: input is not valid UTF-8"));
+    assert!(e
+        .line()
+        .starts_with("info string error: input is not valid UTF-8"));
     e.send("query p1turn");
     assert_eq!(e.line(), "response false");
 }
@@ -84,7 +90,10 @@ fn stop_and_isready_during_infinite_search() {
     assert!(t.elapsed() < Duration::from_secs(2));
     e.send("stop");
     let lines = e.until("bestmove");
-    assert_eq!(lines.iter().filter(|l| l.starts_with("bestmove")).count(), 1);
+    assert_eq!(
+        lines.iter().filter(|l| l.starts_with("bestmove")).count(),
+        1
+    );
     // Generous bound: this checks liveness; the 50 ms figure is measured by the bench notes.
     assert!(t.elapsed() < Duration::from_secs(2));
 }
@@ -98,7 +107,11 @@ fn clock_is_respected() {
     let t = Instant::now();
     e.send("go wtime 1000 btime 1000 winc 10 binc 10");
     e.until("bestmove");
-    assert!(t.elapsed() < Duration::from_millis(1000), "{:?}", t.elapsed());
+    assert!(
+        t.elapsed() < Duration::from_millis(1000),
+        "{:?}",
+        t.elapsed()
+    );
 }
 
 #[test]
