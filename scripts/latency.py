@@ -1,0 +1,66 @@
+#!/usr/bin/env python3
+"""Measures how fast tetrad answers `stop` during `go infinite` and `isready` during a search,
+and how long `go wtime/btime` searches take against the clock, per game (UGI dialect).
+
+usage: python3 scripts/latency.py [--bin target/release/tetrad] [--runs 20]
+"""
+import argparse
+import statistics
+import subprocess
+import time
+
+GAMES = ["poddavki", "phutball", "diamond", "pods-standard", "pods-advanced"]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--bin", default="target/release/tetrad")
+    ap.add_argument("--runs", type=int, default=20)
+    ap.add_argument("--game", action="append", help="only these games")
+    args = ap.parse_args()
+    for game in args.game or GAMES:
+        p = subprocess.Popen([args.bin], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+
+        def send(s):
+            p.stdin.write(s + "\n")
+            p.stdin.flush()
+
+        def until(prefix):
+            while True:
+                line = p.stdout.readline()
+                if not line:
+                    raise RuntimeError("engine died")
+                if line.startswith(prefix):
+                    return line
+
+        send("uci")
+        until("uciok")
+        send(f"setoption name UCI_Variant value {game}")
+        stops, readies, clocks = [], [], []
+        for _ in range(args.runs):
+            send("position startpos")
+            send("go infinite")
+            time.sleep(0.2)
+            t = time.monotonic()
+            send("isready")
+            until("readyok")
+            readies.append((time.monotonic() - t) * 1000)
+            t = time.monotonic()
+            send("stop")
+            until("bestmove")
+            stops.append((time.monotonic() - t) * 1000)
+            t = time.monotonic()
+            send("go wtime 1000 btime 1000 winc 10 binc 10")
+            until("bestmove")
+            clocks.append((time.monotonic() - t) * 1000)
+        send("quit")
+        p.wait(timeout=5)
+        print(
+            f"{game:<14} stop->bestmove ms: median {statistics.median(stops):6.2f} max {max(stops):6.2f} | "
+            f"isready ms: max {max(readies):6.2f} | go 1s+10ms clock: max {max(clocks):7.1f} ms",
+            flush=True,
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,132 @@
+//! Protocol torture (short version): seeded random interleavings of valid and invalid commands
+//! in both dialects, with garbage bytes; every answer must be well framed and the engine alive.
+
+mod common;
+
+use std::time::Duration;
+
+use common::Engine;
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+
+const GAMES: &[&str] = &["poddavki", "phutball", "diamond", "pods", "pods-advanced"];
+
+fn gtp_command(rng: &mut SmallRng, legal: &[String]) -> String {
+    let pick = |rng: &mut SmallRng, xs: &[&str]| xs[rng.gen_range(0..xs.len())].to_string();
+    match rng.gen_range(0..16) {
+        0 => format!("set_game {}", pick(rng, GAMES)),
+        1 | 2 | 3 if !legal.is_empty() => format!("play {}", legal[rng.gen_range(0..legal.len())]),
+        4 => "undo".into(),
+        5 => "genmove".into(),
+        6 => "legal_moves".into(),
+        7 => "game_result".into(),
+        8 => format!("perft {}", rng.gen_range(0..3)),
+        9 => "showboard".into(),
+        10 => "get_position".into(),
+        11 => pick(
+            rng,
+            &[
+                "play",
+                "play x9-z0",
+                "set_position ???",
+                "perft -1",
+                "time_left q 1 1",
+                "undo 3",
+            ],
+        ),
+        12 => (0..rng.gen_range(1..40))
+            // No '#': a line that is all comment rightly gets no answer.
+            .map(|_| rng.gen_range(b'$'..=b'~') as char)
+            .collect(),
+        13 => "clear_board".into(),
+        14 => format!("{} name", rng.gen_range(0..1000)),
+        _ => "reg_genmove".into(),
+    }
+}
+
+#[test]
+fn gtp_random_sessions_stay_well_framed() {
+    let mut rng = SmallRng::seed_from_u64(77);
+    let mut e = Engine::start(&[]);
+    e.gtp("set_option nodes 300");
+    let mut legal: Vec<String> = Vec::new();
+    for i in 0..600 {
+        if i % 97 == 0 {
+            let mut junk: Vec<u8> = (0..rng.gen_range(1..200)).map(|_| rng.gen()).collect();
+            junk.retain(|&b| b != b'\n');
+            junk.push(b'\n');
+            e.send_bytes(&junk);
+            // Junk is either ignored (blank after cleaning / comment) or answered; sync with a name.
+            e.send("name");
+            let mut seen = Vec::new();
+            loop {
+                let a = e.answer();
+                let done = a.first().is_some_and(|l| l == "= tetrad");
+                seen.push(a);
+                if done {
+                    break;
+                }
+            }
+            assert!(seen.len() <= 2, "{seen:?}");
+            continue;
+        }
+        let cmd = gtp_command(&mut rng, &legal);
+        let answer = e.gtp(&cmd);
+        let first = answer.lines().next().unwrap_or_default();
+        assert!(
+            first.starts_with('=') || first.starts_with('?'),
+            "{cmd:?} -> {answer:?}"
+        );
+        if cmd == "legal_moves" {
+            legal = answer
+                .trim_start_matches('=')
+                .split(' ')
+                .filter(|s| !s.is_empty())
+                .map(str::to_string)
+                .collect();
+        } else if cmd.starts_with("play") || cmd == "undo" || cmd.starts_with("set_game") {
+            legal.clear();
+        }
+    }
+    assert!(e.alive());
+    e.close_stdin();
+    assert!(e.wait_exit(Duration::from_secs(1)).is_some());
+}
+
+#[test]
+fn ugi_random_sessions_always_answer_bestmove_once() {
+    let mut rng = SmallRng::seed_from_u64(78);
+    let mut e = Engine::start(&[]);
+    e.send("uci");
+    e.until("uciok");
+    for _ in 0..150 {
+        match rng.gen_range(0..8) {
+            0 => e.send(&format!(
+                "setoption name UCI_Variant value {}",
+                GAMES[rng.gen_range(0..GAMES.len())]
+            )),
+            1 => e.send("position startpos"),
+            2 => e.send("position fen garbage moves a b c"),
+            3 => e.send("ucinewgame"),
+            4 => e.send("blorp 1 2 3"),
+            _ => {
+                let go = ["go nodes 500", "go depth 2", "go movetime 5", "go infinite"];
+                let g = go[rng.gen_range(0..go.len())];
+                e.send(g);
+                if rng.gen_bool(0.5) {
+                    e.send("isready");
+                }
+                e.send("stop");
+                let lines = e.until("bestmove");
+                assert_eq!(
+                    lines.iter().filter(|l| l.starts_with("bestmove")).count(),
+                    1
+                );
+                assert_eq!(lines.last().map(|l| l.split(' ').count()), Some(2));
+            }
+        }
+    }
+    e.send("isready");
+    e.until("readyok");
+    assert!(e.alive());
+}
