@@ -1,0 +1,102 @@
+//! Random-play soak (short version) across all five game names: after every move, the
+//! invariants every game must keep. The long version: `cargo test --release --test soak -- --ignored`.
+
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use tetrad::games::{diamond, phutball, poddavki, pods, DrawTracker, Game};
+
+fn check_position<G: Game>(game: &G, pos: &G::Pos, moves: &mut Vec<G::Move>) {
+    let text = game.format_position(pos);
+    let again = game.parse_position(&text).unwrap_or_else(|e| {
+        panic!(
+            "{}: own position string {text:?} rejected: {e}",
+            game.name()
+        )
+    });
+    assert_eq!(
+        &again,
+        pos,
+        "{}: position string round-trip {text}",
+        game.name()
+    );
+    assert_eq!(game.format_position(&again), text);
+    // The incrementally kept hash equals the hash of the position built from scratch.
+    assert_eq!(
+        game.hash(pos),
+        game.hash(&again),
+        "{}: hash drift at {text}",
+        game.name()
+    );
+    moves.clear();
+    game.legal_moves(pos, moves);
+    let mut from_string = Vec::new();
+    game.legal_moves(&again, &mut from_string);
+    assert_eq!(
+        *moves,
+        from_string,
+        "{}: move list differs after reparse",
+        game.name()
+    );
+    let mut names: Vec<String> = moves.iter().map(|&m| game.format_move(pos, m)).collect();
+    for (&m, name) in moves.iter().zip(&names) {
+        let parsed = game
+            .parse_move(pos, name)
+            .unwrap_or_else(|e| panic!("{}: {name} at {text}: {e}", game.name()));
+        assert_eq!(parsed, m, "{}: {name} at {text}", game.name());
+    }
+    names.sort();
+    let before = names.len();
+    names.dedup();
+    assert_eq!(
+        before,
+        names.len(),
+        "{}: two moves share a name at {text}",
+        game.name()
+    );
+}
+
+fn soak<G: Game>(game: &G, games: u32, seed: u64, max_plies: u32) -> u64 {
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut moves = Vec::new();
+    let mut checked = 0;
+    for _ in 0..games {
+        let mut pos = game.start();
+        let mut tracker = DrawTracker::new(game.hash(&pos));
+        for _ in 0..max_plies {
+            check_position(game, &pos, &mut moves);
+            checked += 1;
+            if tetrad::games::outcome(game, &pos, &tracker).is_some() {
+                break;
+            }
+            let m = moves[rng.gen_range(0..moves.len())];
+            let before = pos.clone();
+            let next = game.make(&pos, m);
+            // Copy-make: the old position is untouched (this is the engine's "undo").
+            assert_eq!(before, pos);
+            tracker.push(game.hash(&next), game.is_progress(&pos, m));
+            pos = next;
+        }
+    }
+    checked
+}
+
+fn all(games: u32, max_plies: u32) {
+    let n = soak(&poddavki::Poddavki::default(), games, 1, max_plies)
+        + soak(&phutball::Phutball::default(), games / 4 + 1, 2, max_plies)
+        + soak(&diamond::Diamond::default(), games, 3, max_plies)
+        + soak(&pods::Pods::new(false), games, 4, max_plies)
+        + soak(&pods::Pods::new(true), games, 5, max_plies);
+    eprintln!("soak: {n} positions checked");
+    assert!(n > u64::from(games));
+}
+
+#[test]
+fn soak_short() {
+    all(40, 200);
+}
+
+#[test]
+#[ignore]
+fn soak_long() {
+    all(4000, 400);
+}
