@@ -30,8 +30,7 @@ FAULTS = {
 }
 
 PROTOCOLS = ("ugi", "uci", "uai", "gtp")
-_KEYS = ("cmd", "name", "proto", "dir", "arg", "restart", "tc", "depth", "nodes", "movetime")
-_SPLIT = re.compile(r",(?=\s*(?:%s|option\.[^=,]+)=)" % "|".join(_KEYS))
+_SPLIT = re.compile(r",(?=\s*(?:[A-Za-z_]\w*|option\.[^=,]+)=)")
 
 
 class Failure(Exception):
@@ -45,8 +44,8 @@ class EngineSpec:
     """What ``--engine cmd=...,name=...,proto=ugi,option.Hash=64`` describes.
 
     cmd may carry arguments (split like a shell does, so quote inside it as needed); ``arg=``
-    appends one argument verbatim. Commas split fields only before a known ``key=``, so a
-    command may itself contain commas.
+    appends one argument verbatim. Commas split fields only before ``word=``, so a command may
+    itself contain commas otherwise (an argument like ``,x=1`` must be passed with ``arg=``).
     """
 
     def __init__(self):

@@ -294,7 +294,8 @@ class Game:
             except Failure as f:
                 return self._forfeit(mover, f, ref)
             move = reply.move
-            if len(move) > MAX_MOVE_LEN or not move.isprintable() or move.split() != [move]:
+            # GTP would strip a comment: "e4#junk" must not pass for "e4"
+            if len(move) > MAX_MOVE_LEN or not move.isprintable() or move.split() != [move] or "#" in move:
                 return self._forfeit(mover, Failure("malformed", repr(move[:MAX_MOVE_LEN])), ref)
             ok, why = ref.play(move)
             if not ok:

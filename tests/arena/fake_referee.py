@@ -15,7 +15,11 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--crash-after", type=int, default=0)
     ap.add_argument("--games", default="toy")
+    ap.add_argument("--pidfile")
     args = ap.parse_args()
+    if args.pidfile:
+        with open(args.pidfile, "a") as f:
+            f.write("%d\n" % os.getpid())
     games = args.games.split(",")
     state = {"game": None, "history": [], "count": 0}
 
