@@ -6,7 +6,9 @@ import json
 import os
 import shlex
 import shutil
+import signal
 import sys
+import threading
 import time
 
 from .clock import TimeControl
@@ -148,10 +150,26 @@ def names_for(specs, found):
     return names
 
 
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt()
+
+
+def _stop_on_signals():
+    """SIGTERM and SIGHUP stop the match like Ctrl-C does, so the engines (in process groups of
+    their own, out of reach of the terminal's signals) are killed rather than orphaned."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    for name in ("SIGTERM", "SIGHUP"):
+        sig = getattr(signal, name, None)
+        if sig is not None and signal.getsignal(sig) in (signal.SIG_DFL, None):
+            signal.signal(sig, _interrupt)
+
+
 def main(argv=None, stdout=None, stderr=None):
     out = stdout or sys.stdout
     err = stderr or sys.stderr
     atexit.register(kill_all)
+    _stop_on_signals()
     args = parse_args(argv)
     try:
         specs, tc, sprt, settings, lines, ref_argv = build(args)

@@ -221,6 +221,8 @@ class Worker(threading.Thread):
         except Aborted:
             return None
         except RefereeError as e:
+            if self.m.stop.is_set():
+                return None
             self.ref_failures += 1
             if self.ref is not None:
                 self.ref.proc.kill()
@@ -333,6 +335,8 @@ class Game:
         return self._finish(ref, 1 if winner == 0 else -1, reason, res.reason)
 
     def _forfeit(self, loser, failure, ref=None, attempted=None):
+        if self.w.m.stop.is_set():
+            raise Aborted()  # the match is over; engines may have been killed under us
         player = self.w.players[loser]
         if failure.kind in ("hang", "crash", "start"):
             player.kill()  # restarted before the next game

@@ -129,6 +129,8 @@ class Proc:
                 self.eof = True
                 self.eof_time = item[0]
                 self.lines.put(item)  # keep EOF visible to later reads
+                if abort is not None and abort.is_set():
+                    raise Aborted()  # killed because the match stopped: not the child's fault
                 raise Eof()
             return item
 

@@ -37,7 +37,7 @@ def table(names, w, l, d):
     e, m = stats.elo(w, l, d)
     n = w + l + d
     p = stats.los(w, l)
-    for name, ee, ww, ll, lo in ((names[0], e, w, l, p), (names[1], -e if not math.isnan(e) else e, l, w, 1.0 - p)):
+    for name, ee, ww, ll, lo in ((names[0], e, w, l, p), (names[1], -e + 0.0, l, w, 1.0 - p)):
         s = stats.score(ww, ll, d) if n else 0.0
         rows.append((name, ee, m, n, ww, ll, d, s, lo))
     rows.sort(key=lambda r: -r[7])

@@ -71,15 +71,16 @@ def draw_ratio(w, l, d):
 
 
 class Sprt:
-    """Generalised SPRT on the logistic Elo scale (the normal approximation of the trinomial
-    likelihood ratio, as used by current testing frameworks). It needs no draws, which matters
-    here: Pods has no draw rule at all.
+    """Generalised SPRT on the logistic Elo scale, with the trinomial (win/draw/loss) model.
 
-    LLR = n (s1 - s0) (2 s - s0 - s1) / (2 var), with s the mean score, var the per-game score
-    variance and s0/s1 the expected scores at elo0/elo1. While every game has had the same
-    result the variance is 0; it is then estimated as if half a win and half a loss had been
-    added, so a run of wins can still end the test (it would otherwise never decide).
+    For each hypothesis the log-likelihood of the results is maximised over all win/draw/loss
+    probabilities whose expected score is s0 (resp. s1), the scores of elo0 and elo1; the LLR is
+    the difference. Unlike the BayesElo model it needs no draws, which matters here: Pods has no
+    draw rule. Zero counts are replaced by 0.001 (as fishtest does) so that a run of identical
+    results gives the exact binomial ratio (n wins: n ln(s1/s0)) instead of an infinity.
     """
+
+    EPS = 1e-3
 
     def __init__(self, elo0, elo1, alpha, beta):
         if not (0 < alpha < 1 and 0 < beta < 1):
@@ -92,18 +93,35 @@ class Sprt:
         self.s0 = score_from_elo(elo0)
         self.s1 = score_from_elo(elo1)
 
+    @classmethod
+    def log_likelihood(cls, counts, s):
+        """max of sum n_i ln p_i over distributions p on scores (0, 1/2, 1) with mean s.
+
+        The maximiser is p_i = f_i / (1 + lam (x_i - s)) (f the observed frequencies), with lam
+        the root of sum f_i (x_i - s) / (1 + lam (x_i - s)) = 0, which decreases in lam: bisect.
+        """
+        xs = (0.0, 0.5, 1.0)
+        reg = [max(n, cls.EPS) for n in counts]
+        total = sum(reg)
+        f = [n / total for n in reg]
+        dev = [x - s for x in xs]
+        lo = -1.0 / max(dev)
+        hi = -1.0 / min(dev)
+        for _ in range(100):
+            lam = 0.5 * (lo + hi)
+            g = sum(fi * di / (1.0 + lam * di) for fi, di in zip(f, dev))
+            if g > 0:
+                lo = lam
+            else:
+                hi = lam
+        lam = 0.5 * (lo + hi)
+        return sum(n * math.log(fi / (1.0 + lam * di)) for n, fi, di in zip(counts, f, dev) if n > 0)
+
     def llr(self, w, l, d):
-        n = w + l + d
-        if n == 0:
+        if w + l + d == 0:
             return 0.0
-        s = score(w, l, d)
-        var = (w * (1 - s) ** 2 + l * s ** 2 + d * (0.5 - s) ** 2) / n
-        if var <= 0.0:
-            w2, l2 = w + 0.5, l + 0.5
-            n = w2 + l2 + d
-            s = (w2 + 0.5 * d) / n
-            var = (w2 * (1 - s) ** 2 + l2 * s ** 2 + d * (0.5 - s) ** 2) / n
-        return n * (self.s1 - self.s0) * (2.0 * s - self.s0 - self.s1) / (2.0 * var)
+        counts = (l, d, w)
+        return self.log_likelihood(counts, self.s1) - self.log_likelihood(counts, self.s0)
 
     def decide(self, w, l, d):
         """'H0', 'H1' or None (keep playing)."""

@@ -121,12 +121,22 @@ class SprtTest(unittest.TestCase):
         self.assertEqual(s.decide(100, 300, 100), "H0")
         self.assertEqual(s.llr(0, 0, 0), 0.0)
 
-    def test_a_run_of_wins_decides(self):
+    def test_a_run_of_identical_results_gives_the_binomial_ratio(self):
         s = stats.Sprt(0, 100, 0.05, 0.05)
-        llrs = [s.llr(n, 0, 0) for n in range(1, 200)]
-        self.assertTrue(all(b > a for a, b in zip(llrs, llrs[1:])))
-        self.assertEqual(s.decide(199, 0, 0), "H1")
-        self.assertIsNone(s.decide(1, 0, 0))
+        for n in (1, 4, 30):
+            with self.subTest(n=n):
+                self.assertAlmostEqual(s.llr(n, 0, 0), n * math.log(s.s1 / s.s0), places=4)
+                self.assertAlmostEqual(s.llr(0, n, 0), n * math.log((1 - s.s1) / (1 - s.s0)), places=4)
+        self.assertIsNone(s.decide(4, 0, 0))  # 4 wins in 4 games happen 1 time in 16 at equal strength
+        self.assertEqual(s.decide(40, 0, 0), "H1")
+
+    def test_likelihood_maximiser_has_the_wanted_mean(self):
+        # With the maximising distribution the log-likelihood is highest at the sample mean.
+        counts = (30, 50, 20)  # losses, draws, wins: mean score 0.45
+        best = stats.Sprt.log_likelihood(counts, 0.45)
+        self.assertAlmostEqual(best, sum(n * math.log(n / 100) for n in counts), places=6)
+        for other in (0.3, 0.44, 0.46, 0.6):
+            self.assertLess(stats.Sprt.log_likelihood(counts, other), best)
 
     def test_parse(self):
         s = stats.Sprt.parse("0,5,0.05,0.1")

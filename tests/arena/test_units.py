@@ -2,14 +2,17 @@
 
 import io
 import os
+import signal
+import subprocess
 import sys
 import tempfile
 import threading
+import time
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from arena_harness import FAKE_REFEREE, fake  # noqa: E402
+from arena_harness import ARENA, FAKE_REFEREE, PY, fake  # noqa: E402
 from arena import cli, proc  # noqa: E402
 from arena.clock import Clock, TimeControl  # noqa: E402
 from arena.engines import EngineSpec  # noqa: E402
@@ -162,6 +165,32 @@ class CleanupTest(unittest.TestCase):
                         os.kill(pid, 0)
             self.assertEqual(proc._live, set())
             self.assertEqual([t for t in threading.enumerate() if t.name.startswith("arena-worker")], [])
+
+    def test_terminated_runner_takes_its_engines_along(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            pids = os.path.join(tmp, "pids")
+            out = os.path.join(tmp, "out")
+            argv = [PY, ARENA, "--game", "toy", "--games", "100", "--tc", "5+0.1", "--concurrency", "2", "--quiet",
+                    "--out", out, "--referee", FAKE_REFEREE + " --pidfile " + pids,
+                    "--engine", fake("a", "--think 20 --pidfile " + pids),
+                    "--engine", fake("b", "--think 20 --pidfile " + pids, proto="gtp")]
+            p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            games = os.path.join(out, "games.jsonl")
+            deadline = time.monotonic() + 20
+            while time.monotonic() < deadline:
+                if os.path.exists(games) and os.path.getsize(games) > 0:
+                    break
+                time.sleep(0.05)
+            p.send_signal(signal.SIGTERM)
+            stdout, _ = p.communicate(timeout=20)
+            self.assertEqual(p.returncode, 130)
+            text = stdout.decode()
+            self.assertIn("Interrupted.", text)
+            self.assertNotIn("crashes", text)  # games cut short are dropped, not scored
+            with open(pids) as f:
+                for pid in [int(x) for x in f.read().split()]:
+                    with self.assertRaises(ProcessLookupError):
+                        os.kill(pid, 0)
 
 
 if __name__ == "__main__":
