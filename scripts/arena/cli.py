@@ -12,7 +12,8 @@ import threading
 import time
 
 from .clock import TimeControl
-from .engines import EngineSpec, Failure, Settings, make_player
+from .engines import Failure, Settings, make_player
+from .spec import EngineSpec
 from .match import Config, Match
 from .openings import Book, read_file
 from .proc import kill_all

@@ -3,7 +3,6 @@
 import re
 import time
 
-from .proc import Timeout
 
 _HEAD = re.compile(r"^([=?])(\d*)\s*(.*)$")
 
@@ -67,5 +66,3 @@ class GtpConn:
                 continue
             body.append(text)
 
-
-__all__ = ["GtpConn", "Answer", "Timeout"]

@@ -12,7 +12,6 @@ from .clock import Clock
 from .engines import FAULTS, Failure, Setup, make_player
 from .proc import Aborted, kill_all
 from .referee import Referee, RefereeError
-from .stats import Sprt  # noqa: F401  (type of config.sprt)
 
 MAX_MOVE_LEN = 256
 MAX_REFEREE_FAILURES = 3  # in a row, in one worker: then the match stops
@@ -251,6 +250,7 @@ class Game:
         self.seat = (0, 1) if self.a_side == 0 else (1, 0)  # seat[side] = engine index
         self.moves = []
         self.log = []
+        self.opening = None
         self.started = time.monotonic()
 
     def play(self):
@@ -362,9 +362,9 @@ class Game:
             "p1": names[self.seat[0]],
             "p2": names[self.seat[1]],
             "tc": {names[0]: str(cfg.tc_of(0)), names[1]: str(cfg.tc_of(1))},
-            "start": self.opening.base if hasattr(self, "opening") else None,
-            "opening": self.opening.moves if hasattr(self, "opening") else [],
-            "opening_source": self.opening.source if hasattr(self, "opening") else None,
+            "start": self.opening.base,
+            "opening": self.opening.moves,
+            "opening_source": self.opening.source,
             "moves": self.log,
             "plies": len(self.moves),
             "result": {1: "1-0", -1: "0-1", 0: "1/2-1/2"}[p1_outcome],

@@ -15,7 +15,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from arena_harness import ARENA, FAKE_REFEREE, PY, fake  # noqa: E402
 from arena import cli, proc  # noqa: E402
 from arena.clock import Clock, TimeControl  # noqa: E402
-from arena.engines import EngineSpec  # noqa: E402
+from arena.spec import EngineSpec  # noqa: E402
 from arena.openings import Book, read_file, rotate  # noqa: E402
 from arena.referee import Result  # noqa: E402
 
