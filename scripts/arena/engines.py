@@ -240,8 +240,7 @@ class UgiPlayer(Player):
         for key in ("depth", "nodes", "movetime"):
             if getattr(self.spec, key):
                 go += [key, str(getattr(self.spec, key))]
-        p.send(" ".join(go))
-        sent = time.monotonic()
+        sent = p.send(" ".join(go))
         clock = clocks[mover]
         limit = self._limit(clock)
         deadline = sent + limit
@@ -329,7 +328,8 @@ class GtpPlayer(Player):
         if not self.time_ok:
             return
         while True:
-            value = str(int(math.floor(secs))) if self.int_time else _secs(secs)
+            # whole seconds: at least 1, since some engines read 0 as "no clock"
+            value = str(max(1, int(math.floor(secs)))) if self.int_time else _secs(secs)
             a = self._ask(fmt % value)
             if a.ok:
                 return

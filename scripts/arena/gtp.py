@@ -1,7 +1,6 @@
 """GTP v2 client side: numbered commands, answers matched by id, stale answers skipped."""
 
 import re
-import time
 
 
 _HEAD = re.compile(r"^([=?])(\d*)\s*(.*)$")
@@ -32,8 +31,7 @@ class GtpConn:
     def send(self, command):
         """Send a command; returns (id, time sent)."""
         self._id += 1
-        self.proc.send("%d %s" % (self._id, command))
-        return self._id, time.monotonic()
+        return self._id, self.proc.send("%d %s" % (self._id, command))
 
     def ask(self, command, timeout):
         cid, sent = self.send(command)

@@ -104,8 +104,12 @@ class Proc:
     # ---- I/O -------------------------------------------------------------------------------
 
     def send(self, line):
+        """Queue a line for the child; returns the time it was queued (a move's clock starts
+        then, so the writer thread's latency is never in the engine's favour)."""
+        now = time.monotonic()
         self._log(">", line)
         self._wq.put((line + "\n").encode("utf-8", "replace"))
+        return now
 
     def read(self, deadline, abort=None):
         """The next stdout line as (arrival time, text) before ``deadline`` (monotonic).

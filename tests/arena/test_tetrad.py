@@ -13,30 +13,41 @@ from arena_harness import TETRAD, run_arena  # noqa: E402
 GAMES = ("poddavki", "phutball", "diamond", "pods-standard", "pods-advanced")
 
 
-def tetrad_games():
-    """The games tetrad's GTP list_games names, or None if tetrad is missing or fails."""
-    if not os.path.exists(TETRAD):
-        return None
+def _ask_tetrad(commands):
+    """tetrad's GTP answers to ``commands`` as {id: (ok, text)}, or None if it cannot run."""
+    script = "".join("%d %s\n" % (i, c) for i, c in enumerate(commands, 1)) + "%d quit\n" % (len(commands) + 1)
     try:
-        p = subprocess.run([TETRAD], input=b"1 list_games\n2 quit\n", stdout=subprocess.PIPE,
+        p = subprocess.run([TETRAD], input=script.encode(), stdout=subprocess.PIPE,
                            stderr=subprocess.DEVNULL, timeout=20)
     except (OSError, subprocess.SubprocessError):
         return None
-    text = p.stdout.decode("utf-8", "replace")
-    if "=1" not in text:
-        return None
-    body = text.split("=1", 1)[1].split("\n\n", 1)[0]
-    return set(body.split())
+    answers = {}
+    for block in p.stdout.decode("utf-8", "replace").split("\n\n"):
+        block = block.strip()
+        if block[:1] in ("=", "?"):
+            head, _, rest = block[1:].partition(" ")
+            if head.isdigit():
+                answers[int(head)] = (block[0] == "=", rest.strip())
+    return answers
 
 
-AVAILABLE = tetrad_games()
+_PLAYS = {}
 
 
 def needs(game):
-    if AVAILABLE is None:
+    """Skip unless tetrad is built and can start the game and list its moves."""
+    if not os.path.exists(TETRAD):
         raise unittest.SkipTest("target/release/tetrad is not built (cargo build --release)")
-    if game not in AVAILABLE:
+    if game not in _PLAYS:
+        a = _ask_tetrad(["set_game " + game, "legal_moves"]) or {}
+        ok1, ok2 = a.get(1, (False, "")), a.get(2, (False, ""))
+        _PLAYS[game] = ok1[0] and ok2[0] and bool(ok2[1].split())
+    if not _PLAYS[game]:
         raise unittest.SkipTest("tetrad does not play %s yet" % game)
+
+
+# ARENA_GAMES=20 turns the self-play tests into the full acceptance run.
+SELF_PLAY_GAMES = int(os.environ.get("ARENA_GAMES", "2"))
 
 
 class TetradSelfPlayTest(unittest.TestCase):
@@ -45,12 +56,13 @@ class TetradSelfPlayTest(unittest.TestCase):
 
     def play(self, game):
         needs(game)
+        n = SELF_PLAY_GAMES
         engines = ["cmd=%s,name=ugi,proto=ugi" % TETRAD, "cmd=%s,name=gtp,proto=gtp" % TETRAD]
-        r = run_arena(engines, "--games", 2, "--tc", "1+0.01", "--concurrency", 2, "--max-plies", 200,
-                      "--random-plies", 2, "--seed", 1, game=game, referee=None, timeout=100)
+        r = run_arena(engines, "--games", n, "--tc", "1+0.01", "--concurrency", 2, "--max-plies", 200,
+                      "--random-plies", 2, "--seed", 1, game=game, referee=None, timeout=60 + 10 * n)
         self.assertEqual(r.code, 0, r)
-        self.assertEqual(r.score()[6], 2, r)
-        self.assertEqual(len(r.games), 2)
+        self.assertEqual(r.score()[6], n, r)
+        self.assertEqual(len(r.games), n)
         for g in r.games:
             self.assertNotIn("fault", g, g)
             self.assertNotEqual(g["result"], "*", g)
