@@ -170,11 +170,16 @@ class UgiPlayer(Player):
         self.variants = None
 
     def _expect(self, wanted, timeout):
+        """Wait for the line ``wanted``; returns the ``info string error`` lines seen before it."""
         deadline = time.monotonic() + timeout
+        errors = []
         while True:
             _, line = self.proc.read(deadline, self.abort)
-            if line.strip() == wanted:
-                return
+            text = line.strip()
+            if text == wanted:
+                return errors
+            if text.startswith("info string error"):
+                errors.append(text)
 
     def _handshake(self):
         p = self.proc
@@ -197,7 +202,9 @@ class UgiPlayer(Player):
         for name, value in self.spec.options:
             p.send("setoption name %s value %s" % (name, value))
         p.send("isready")
-        self._expect("readyok", self.settings.startup_timeout)
+        errors = self._expect("readyok", self.settings.startup_timeout)
+        if errors:  # a mistyped option name must not go unnoticed
+            raise Failure("start", "engine refuses its settings: " + " | ".join(errors))
 
     def _note_option(self, toks):
         i = toks.index("name")

@@ -267,7 +267,7 @@ class Game:
             try:
                 p.prepare(setup)
             except Failure as f:
-                return self._forfeit(i, f)
+                return self._forfeit(i, f, ref)
         try:
             return self._loop(ref, setup)
         finally:

@@ -122,6 +122,8 @@ def ugi(e, word, lines):
                 v = text.split()[-1]
                 if v not in e.variants:
                     say("info string error: unknown variant %s" % v)
+            elif not text.startswith("name Seed value "):
+                say("info string error: unknown option in %s" % text)
         elif cmd == "position":
             if len(toks) > 1 and toks[1] == "startpos":
                 p, rest = toy.parse(toy.START), toks[2:]

@@ -209,6 +209,11 @@ class FaultTest(unittest.TestCase):
                 self.assertEqual(r.code, 1, r)
                 self.assertIn("does not play toy", r.err)
 
+    def test_unknown_option(self):
+        r = run_arena([fake("a", extra="option.Seed=3"), fake("b", extra="option.Hsh=64")], "--games", 2, *FAST)
+        self.assertEqual(r.code, 1, r)
+        self.assertIn("engine refuses its settings: info string error: unknown option in name Hsh value 64", r.err)
+
     def test_missing_engine_binary(self):
         r = run_arena([fake("a"), "cmd=/nonexistent/engine,name=b"], "--games", 2, *FAST)
         self.assertEqual(r.code, 1, r)
