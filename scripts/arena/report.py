@@ -1,6 +1,7 @@
 """Text output: cutechess-style score lines, the final table, the live progress line."""
 
 import math
+import shutil
 import sys
 import time
 
@@ -138,6 +139,8 @@ class Progress:
         text = self.line(match)
         now = time.monotonic()
         if self.tty:
+            cols = shutil.get_terminal_size((100, 24)).columns - 1
+            text = text[:cols]  # a wrapped line could not be redrawn in place
             pad = max(0, self.width - len(text))
             self.stream.write("\r" + text + " " * pad)
             self.stream.flush()
