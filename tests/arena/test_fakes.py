@@ -166,8 +166,8 @@ class FaultTest(unittest.TestCase):
         for proto in ("ugi", "gtp"):
             with self.subTest(proto=proto):
                 t0 = time.monotonic()
-                r = run_arena([fake("a"), fake("b", "--fault hang", proto=proto)], "--games", 2,
-                              "--tc", "0.3+0.01", "--stall", "0.3")
+                r = run_arena([fake("a"), fake("b", "--fault hang", proto=proto)], "--games", 2, "--concurrency", 2,
+                              "--tc", "1+0.01", "--stall", "0.3")
                 self.check_all_lost(r, "b stops responding", 2, "hang")
                 self.assertLess(time.monotonic() - t0, 15)
 
@@ -175,7 +175,7 @@ class FaultTest(unittest.TestCase):
         with tempfile.TemporaryDirectory() as tmp:
             once = os.path.join(tmp, "once")
             r = run_arena([fake("a"), fake("b", "--fault hang --once " + once, proto="gtp")], "--games", 3,
-                          "--tc", "0.3+0.01", "--stall", "0.3")
+                          "--tc", "1+0.01", "--stall", "0.3")
             self.assertEqual(r.code, 0, r)
             reasons = r.reasons()
             self.assertEqual(reasons.pop("b stops responding"), 1, r)
@@ -185,7 +185,7 @@ class FaultTest(unittest.TestCase):
         for proto in ("ugi", "gtp"):
             with self.subTest(proto=proto):
                 r = run_arena([fake("a"), fake("b", "--fault slow --fault-at 2", proto=proto)], "--games", 2,
-                              "--tc", "0.3+0.01", "--margin", 50)
+                              "--concurrency", 2, "--tc", "1+0.01", "--margin", 50)
                 self.check_all_lost(r, "b loses on time", 2, "time")
                 for g in r.games:
                     self.assertRegex(g["detail"], r"used \d+ ms with \d+ ms on its clock")
@@ -198,7 +198,7 @@ class FaultTest(unittest.TestCase):
         self.check_all_lost(r, "b rejects a legal move", 2, "reject")
 
     def test_engine_that_never_starts(self):
-        r = run_arena([fake("a"), fake("b", "--fault badstart")], "--games", 2, "--timeout", 1, *FAST)
+        r = run_arena([fake("a"), fake("b", "--fault badstart")], "--games", 2, "--timeout", 3, *FAST)
         self.assertEqual(r.code, 1, r)
         self.assertIn("no answer to the handshake", r.err)
 

@@ -146,7 +146,7 @@ class CleanupTest(unittest.TestCase):
         with tempfile.TemporaryDirectory() as tmp:
             pids = os.path.join(tmp, "pids")
             once = os.path.join(tmp, "once")
-            argv = ["--game", "toy", "--games", "4", "--tc", "0.3+0.01", "--stall", "0.2", "--concurrency", "2",
+            argv = ["--game", "toy", "--games", "4", "--tc", "1+0.01", "--stall", "0.3", "--concurrency", "2",
                     "--quiet", "--out", os.path.join(tmp, "out"),
                     "--referee", FAKE_REFEREE + " --pidfile " + pids,
                     "--engine", fake("a", "--fault hang --once %s --pidfile %s" % (once, pids)),
