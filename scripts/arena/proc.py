@@ -19,6 +19,7 @@ _CLOSE = object()
 
 _live = set()
 _live_lock = threading.Lock()
+_trace_lock = threading.Lock()
 
 
 class ProcessError(Exception):
@@ -57,7 +58,6 @@ class Proc:
         self.label = label or os.path.basename(argv[0])
         self.argv = list(argv)
         self._trace = trace
-        self._trace_lock = threading.Lock()
         self.lines = queue.Queue()
         self._wq = queue.Queue()
         self._sink_lock = threading.Lock()
@@ -210,7 +210,7 @@ class Proc:
 
     def _log(self, direction, text):
         if self._trace is not None:
-            with self._trace_lock:
+            with _trace_lock:  # one lock for all children: they share the trace file
                 try:
                     self._trace.write("%.3f %s %s %s\n" % (time.monotonic(), self.label, direction, text))
                     self._trace.flush()
