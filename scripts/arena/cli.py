@@ -114,7 +114,7 @@ def probe_referee(argv, game, lines, timeout):
             ref.set_game(game)
         except RefereeError as e:
             games = ref.list_games()
-            raise RefereeError("the referee does not play %s%s (%s)" % (game, " (it plays %s)" % ", ".join(games) if games else "", e))
+            raise RefereeError("the referee does not play %s%s (%s)" % (game, "; it plays: " + ", ".join(games) if games else "", e))
         sides = ref.discover_sides(game)
         start = ref.position()
         for n, pos, moves in lines or ():
