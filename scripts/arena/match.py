@@ -1,0 +1,387 @@
+"""The match: workers that each own a referee and one instance of each engine play the games;
+a collector counts results, writes one JSON line per game and runs the SPRT."""
+
+import json
+import os
+import re
+import threading
+import time
+import traceback
+
+from .clock import Clock
+from .engines import FAULTS, Failure, Setup, make_player
+from .proc import Aborted, kill_all
+from .referee import Referee, RefereeError
+
+MAX_MOVE_LEN = 256
+MAX_REFEREE_FAILURES = 3  # in a row, in one worker: then the match stops
+
+
+class Config:
+    def __init__(self, **kw):
+        self.game = kw["game"]
+        self.specs = kw["specs"]  # two EngineSpec
+        self.names = kw["names"]  # two distinct display names
+        self.tc = kw["tc"]
+        self.games = kw["games"]
+        self.concurrency = kw.get("concurrency", 1)
+        self.out = kw.get("out")
+        self.max_plies = kw.get("max_plies", 0)
+        self.book = kw["book"]
+        self.sprt = kw.get("sprt")
+        self.referee = kw["referee"]  # argv
+        self.sides = kw["sides"]
+        self.settings = kw["settings"]
+        self.trace = kw.get("trace")
+
+    def tc_of(self, idx):
+        return self.specs[idx].tc or self.tc
+
+
+class Tally:
+    """Win/loss/draw counts from the first engine's (A's) point of view."""
+
+    def __init__(self):
+        self.w = self.l = self.d = 0
+
+    def add(self, outcome):
+        if outcome > 0:
+            self.w += 1
+        elif outcome < 0:
+            self.l += 1
+        else:
+            self.d += 1
+
+    @property
+    def n(self):
+        return self.w + self.l + self.d
+
+    def as_tuple(self):
+        return self.w, self.l, self.d
+
+
+class Match:
+    def __init__(self, config):
+        self.cfg = config
+        self.stop = threading.Event()
+        self.lock = threading.Lock()
+        self.next_index = 0
+        self.total = Tally()
+        self.by_side = (Tally(), Tally())  # A playing first mover / second mover
+        self.sides_tally = Tally()  # first mover vs second mover
+        self.reasons = {}
+        self.aborted = 0
+        self.finished = 0
+        self.running = 0
+        self.sprt_decision = None
+        self.fatal = None
+        self.interrupted = False
+        self.started = time.monotonic()
+        self._jsonl = None
+        self._listeners = []
+        if config.out:
+            os.makedirs(os.path.join(config.out, "stderr"), exist_ok=True)
+            for old in os.listdir(os.path.join(config.out, "stderr")):
+                if old.endswith(".log"):
+                    os.remove(os.path.join(config.out, "stderr", old))
+            self._jsonl = open(os.path.join(config.out, "games.jsonl"), "w", encoding="utf-8")
+
+    def on_game(self, fn):
+        """fn(record) is called (under the lock) after each counted game."""
+        self._listeners.append(fn)
+
+    # ---- scheduling ------------------------------------------------------------------------
+
+    def take(self):
+        with self.lock:
+            if self.stop.is_set() or self.next_index >= self.cfg.games:
+                return None
+            i = self.next_index
+            self.next_index += 1
+            self.running += 1
+            return i
+
+    def record(self, rec):
+        with self.lock:
+            self.running -= 1
+            if rec is None:
+                return
+            if self._jsonl is not None:
+                self._jsonl.write(json.dumps(rec["json"], ensure_ascii=False) + "\n")
+                self._jsonl.flush()
+            if rec["aborted"]:
+                self.aborted += 1
+                return
+            self.finished += 1
+            outcome = rec["a_outcome"]
+            self.total.add(outcome)
+            self.by_side[rec["a_side"]].add(outcome)
+            self.sides_tally.add(rec["p1_outcome"])
+            reason = rec["json"]["reason"]
+            self.reasons[reason] = self.reasons.get(reason, 0) + 1
+            if self.cfg.sprt is not None and self.sprt_decision is None:
+                decision = self.cfg.sprt.decide(*self.total.as_tuple())
+                if decision is not None:
+                    self.sprt_decision = decision
+                    self.stop.set()
+            for fn in self._listeners:
+                fn(rec)
+
+    def fail(self, message):
+        with self.lock:
+            if self.fatal is None:
+                self.fatal = message
+        self.stop.set()
+
+    # ---- running ---------------------------------------------------------------------------
+
+    def run(self, progress=None, interval=0.5):
+        workers = [Worker(self, k + 1) for k in range(max(1, min(self.cfg.concurrency, self.cfg.games)))]
+        for w in workers:
+            w.start()
+        try:
+            while any(w.is_alive() for w in workers):
+                for w in workers:
+                    w.join(timeout=interval / len(workers))
+                if progress is not None:
+                    progress(self)
+        except KeyboardInterrupt:
+            self.interrupted = True
+            self.stop.set()
+            kill_all()  # do not wait for engines to finish their moves
+            raise
+        finally:
+            self.stop.set()
+            for w in workers:
+                w.join()
+            if self._jsonl is not None:
+                self._jsonl.close()
+                self._jsonl = None
+        if progress is not None:
+            progress(self)
+        return self
+
+
+class Worker(threading.Thread):
+    def __init__(self, match, wid):
+        threading.Thread.__init__(self, name="arena-worker-%d" % wid, daemon=True)
+        self.m = match
+        self.cfg = match.cfg
+        self.wid = wid
+        self.ref = None
+        self.ref_failures = 0
+        self.players = [
+            make_player(spec, self.cfg.game, self.cfg.settings, match.stop, self.cfg.trace, "%s#%d" % (name, wid))
+            for spec, name in zip(self.cfg.specs, self.cfg.names)
+        ]
+        for i, p in enumerate(self.players):
+            p.tc = self.cfg.tc_of(i)
+
+    def run(self):
+        try:
+            while True:
+                i = self.m.take()
+                if i is None:
+                    return
+                rec = None
+                try:
+                    rec = self.play(i)
+                finally:
+                    self.m.record(rec)
+        except Exception:
+            self.m.fail("worker %d: %s" % (self.wid, traceback.format_exc()))
+        finally:
+            for p in self.players:
+                try:
+                    p.close()
+                except Exception:
+                    p.kill()
+            if self.ref is not None:
+                self.ref.close()
+
+    def referee(self):
+        if self.ref is None or not self.ref.alive():
+            if self.ref is not None:
+                self.ref.proc.kill()
+            path = None
+            if self.cfg.out:
+                path = os.path.join(self.cfg.out, "stderr", "referee-%d.log" % self.wid)
+            self.ref = Referee(self.cfg.referee, self.cfg.settings.command_timeout, path, self.cfg.trace, self.m.stop, "referee#%d" % self.wid)
+            self.ref.set_game(self.cfg.game)
+            self.ref.sides = self.cfg.sides
+        return self.ref
+
+    def play(self, index):
+        """Play game ``index`` (0-based); returns its record, or None if the match stopped."""
+        try:
+            rec = Game(self, index).play()
+            self.ref_failures = 0
+            return rec
+        except Aborted:
+            return None
+        except RefereeError as e:
+            if self.m.stop.is_set():
+                return None
+            self.ref_failures += 1
+            if self.ref is not None:
+                self.ref.proc.kill()
+                self.ref = None
+            if self.ref_failures >= MAX_REFEREE_FAILURES:
+                self.m.fail("the referee failed %d times in a row; last: %s" % (self.ref_failures, e))
+            return aborted_record(self.cfg, index, "referee failure", str(e))
+
+
+def aborted_record(cfg, index, reason, detail):
+    return {
+        "aborted": True,
+        "json": {"game": index + 1, "pair": index // 2 + 1, "result": "*", "winner": None, "reason": "Aborted (%s)" % reason, "detail": detail},
+    }
+
+
+_UNSAFE = re.compile(r"[^A-Za-z0-9_.+-]+")
+
+
+class Game:
+    def __init__(self, worker, index):
+        self.w = worker
+        self.cfg = worker.cfg
+        self.index = index
+        self.a_side = index % 2  # A plays the first mover in even games, the second in odd ones
+        self.seat = (0, 1) if self.a_side == 0 else (1, 0)  # seat[side] = engine index
+        self.moves = []
+        self.log = []
+        self.opening = None
+        self.started = time.monotonic()
+
+    def play(self):
+        cfg, w = self.cfg, self.w
+        ref = w.referee()
+        op = cfg.book.get(self.index // 2, ref)
+        ref.new_game(op.base, op.moves)
+        self.opening = op
+        setup = Setup(cfg.game, op.base, op.is_start, op.moves, cfg.sides)
+        for i, p in enumerate(w.players):
+            p.set_stderr(self._stderr_path(i))
+        self.clocks = [Clock(cfg.tc_of(self.seat[0])), Clock(cfg.tc_of(self.seat[1]))]
+        for i, p in enumerate(w.players):
+            try:
+                p.prepare(setup)
+            except Failure as f:
+                return self._forfeit(i, f, ref)
+        try:
+            return self._loop(ref, setup)
+        finally:
+            for p in w.players:
+                if p.spec.restart:
+                    p.close()
+
+    def _loop(self, ref, setup):
+        cfg, players = self.cfg, self.w.players
+        while True:
+            if self.w.m.stop.is_set():
+                raise Aborted()
+            res = ref.result()
+            if res.over:
+                return self._by_rules(ref, res)
+            if cfg.max_plies and len(self.moves) >= cfg.max_plies:
+                return self._finish(ref, 0, "Draw by adjudication (%d plies)" % cfg.max_plies, "maximum number of plies reached")
+            name = ref.side_to_move()
+            if name not in cfg.sides:
+                raise RefereeError("referee names the side to move %r, not one of %s" % (name, "/".join(cfg.sides)))
+            side = cfg.sides.index(name)
+            legal = ref.legal_moves()
+            mover = self.seat[side]
+            try:
+                reply = players[mover].think(setup, self.moves, side, self.clocks)
+            except Failure as f:
+                return self._forfeit(mover, f, ref)
+            move = reply.move
+            # GTP would strip a comment: "e4#junk" must not pass for "e4"
+            if len(move) > MAX_MOVE_LEN or not move.isprintable() or move.split() != [move] or "#" in move:
+                return self._forfeit(mover, Failure("malformed", repr(move[:MAX_MOVE_LEN])), ref)
+            ok, why = ref.play(move)
+            if not ok:
+                return self._forfeit(mover, Failure("illegal", "%s: %s" % (move, why or "refused by the referee")), ref, attempted=move)
+            if move not in legal:
+                move = ref.canonical(move, legal)
+            self.clocks[side].charge(reply.elapsed)
+            self.moves.append(move)
+            entry = {"side": name, "move": move, "ms": round(reply.elapsed * 1000, 1)}
+            if self.clocks[side].tc.timed:
+                entry["left"] = int(self.clocks[side].remaining * 1000)
+            if reply.move != move:
+                entry["sent"] = reply.move
+            if reply.depth is not None:
+                entry["depth"] = reply.depth
+            if reply.score is not None:
+                entry["score"] = reply.score
+            self.log.append(entry)
+            other = self.seat[1 - side]
+            try:
+                players[other].observe(name, move)
+            except Failure as f:
+                return self._forfeit(other, f, ref)
+
+    # ---- endings ---------------------------------------------------------------------------
+
+    def _by_rules(self, ref, res):
+        if res.kind == "draw":
+            reason = "Draw (%s)" % res.reason if res.reason else "Draw"
+            return self._finish(ref, 0, reason, res.reason)
+        side = self.cfg.sides.index(res.winner)
+        winner = self.seat[side]
+        name = self.cfg.names[winner]
+        reason = "%s wins (%s)" % (name, res.reason) if res.reason else "%s wins" % name
+        return self._finish(ref, 1 if winner == 0 else -1, reason, res.reason)
+
+    def _forfeit(self, loser, failure, ref=None, attempted=None):
+        if self.w.m.stop.is_set():
+            raise Aborted()  # the match is over; engines may have been killed under us
+        player = self.w.players[loser]
+        if failure.kind in ("hang", "crash", "start"):
+            player.kill()  # restarted before the next game
+        reason = "%s %s" % (self.cfg.names[loser], FAULTS[failure.kind])
+        return self._finish(ref, -1 if loser == 0 else 1, reason, failure.detail, failure.kind, attempted)
+
+    def _finish(self, ref, a_outcome, reason, detail, fault=None, attempted=None):
+        cfg = self.cfg
+        names = cfg.names
+        p1_outcome = a_outcome if self.a_side == 0 else -a_outcome
+        final = None
+        if ref is not None:
+            try:
+                final = ref.position()
+            except RefereeError:
+                final = None
+        winner = None if a_outcome == 0 else names[0 if a_outcome > 0 else 1]
+        j = {
+            "game": self.index + 1,
+            "pair": self.index // 2 + 1,
+            "game_name": cfg.game,
+            "engines": {cfg.sides[0]: names[self.seat[0]], cfg.sides[1]: names[self.seat[1]]},
+            "p1": names[self.seat[0]],
+            "p2": names[self.seat[1]],
+            "tc": {names[0]: str(cfg.tc_of(0)), names[1]: str(cfg.tc_of(1))},
+            "start": self.opening.base,
+            "opening": self.opening.moves,
+            "opening_source": self.opening.source,
+            "moves": self.log,
+            "plies": len(self.moves),
+            "result": {1: "1-0", -1: "0-1", 0: "1/2-1/2"}[p1_outcome],
+            "winner": winner,
+            "reason": reason,
+            "detail": detail or "",
+            "final": final,
+            "seconds": round(time.monotonic() - self.started, 3),
+        }
+        if fault is not None:
+            j["fault"] = fault
+        if attempted is not None:
+            j["illegal_move"] = attempted
+        return {"aborted": False, "a_outcome": a_outcome, "p1_outcome": p1_outcome, "a_side": self.a_side, "json": j}
+
+    def _stderr_path(self, idx):
+        if not self.cfg.out:
+            return None
+        name = _UNSAFE.sub("_", self.cfg.names[idx]) or "engine%d" % (idx + 1)
+        return os.path.join(self.cfg.out, "stderr", "game-%05d-%s.log" % (self.index + 1, name))

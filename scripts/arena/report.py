@@ -1,0 +1,157 @@
+"""Text output: cutechess-style score lines, the final table, the live progress line."""
+
+import math
+import shutil
+import sys
+import time
+
+from . import stats
+
+
+def _f(x, fmt="%.1f"):
+    return fmt % x
+
+
+def score_line(a, b, w, l, d):
+    n = w + l + d
+    s = stats.score(w, l, d) if n else 0.0
+    return "Score of %s vs %s: %d - %d - %d  [%.3f] %d" % (a, b, w, l, d, s, n)
+
+
+def elo_line(w, l, d):
+    e, m = stats.elo(w, l, d)
+    return "Elo difference: %s +/- %s, LOS: %.1f %%, DrawRatio: %.1f %%" % (
+        _f(e), _f(m), 100.0 * stats.los(w, l), 100.0 * stats.draw_ratio(w, l, d) if w + l + d else 0.0)
+
+
+def sprt_line(sprt, w, l, d, decision=None):
+    llr = sprt.llr(w, l, d)
+    text = "SPRT: llr %.3g (%.1f%%), lbound %.2f, ubound %.2f" % (llr, 100.0 * llr / sprt.upper, sprt.lower, sprt.upper)
+    if decision is not None:
+        text += " - %s was accepted" % decision
+    return text
+
+
+def table(names, w, l, d):
+    """One row per engine: Elo with its 95 % interval, W/L/D, score, draw ratio and LOS."""
+    rows = []
+    e, m = stats.elo(w, l, d)
+    n = w + l + d
+    p = stats.los(w, l)
+    for name, ee, ww, ll, lo in ((names[0], e, w, l, p), (names[1], -e + 0.0, l, w, 1.0 - p)):
+        s = stats.score(ww, ll, d) if n else 0.0
+        rows.append((name, ee, m, n, ww, ll, d, s, lo))
+    rows.sort(key=lambda r: -r[7])
+    width = max(4, max(len(r[0]) for r in rows))
+    head = "Rank %-*s %8s %7s %6s %5s %6s %5s %7s %6s %6s" % (width, "Name", "Elo", "+/-", "Games", "Wins", "Losses", "Draws", "Score", "Draw", "LOS")
+    lines = [head]
+    for k, (name, ee, mm, nn, ww, ll, dd, s, lo) in enumerate(rows, 1):
+        lines.append("%4d %-*s %8s %7s %6d %5d %6d %5d %6.1f%% %5.1f%% %5.1f%%" % (
+            k, width, name, _f(ee), _f(mm), nn, ww, ll, dd, 100 * s, 100 * stats.draw_ratio(ww, ll, dd) if nn else 0.0, 100 * lo))
+    return lines
+
+
+def final_report(match):
+    cfg = match.cfg
+    a, b = cfg.names
+    t = match.total
+    lines = [score_line(a, b, t.w, t.l, t.d)]
+    for side in (0, 1):
+        s = match.by_side[side]
+        lines.append("...      %s playing %s: %d - %d - %d  [%.3f] %d" % (
+            a, cfg.sides[side], s.w, s.l, s.d, stats.score(s.w, s.l, s.d) if s.n else 0.0, s.n))
+    st = match.sides_tally
+    lines.append("...      %s vs %s: %d - %d - %d  [%.3f] %d" % (
+        cfg.sides[0], cfg.sides[1], st.w, st.l, st.d, stats.score(st.w, st.l, st.d) if st.n else 0.0, st.n))
+    lines.append(elo_line(t.w, t.l, t.d))
+    if cfg.sprt is not None:
+        lines.append(sprt_line(cfg.sprt, t.w, t.l, t.d, match.sprt_decision))
+    lines.append("%d of %d games finished." % (match.finished, cfg.games))
+    if match.aborted:
+        lines.append("%d games aborted (not counted)." % match.aborted)
+    lines.append("")
+    lines.extend(table(cfg.names, t.w, t.l, t.d))
+    lines.append("")
+    lines.append("Result reasons:")
+    for reason, count in sorted(match.reasons.items(), key=lambda kv: (-kv[1], kv[0])):
+        lines.append("%s: %d" % (reason, count))
+    if not match.reasons:
+        lines.append("(no game finished)")
+    return lines
+
+
+def summary(match):
+    cfg = match.cfg
+    t = match.total
+    e, m = stats.elo(t.w, t.l, t.d)
+    out = {
+        "game": cfg.game,
+        "engines": list(cfg.names),
+        "tc": [str(cfg.tc_of(0)), str(cfg.tc_of(1))],
+        "games_planned": cfg.games,
+        "games_finished": match.finished,
+        "games_aborted": match.aborted,
+        "wins": t.w,
+        "losses": t.l,
+        "draws": t.d,
+        "score": stats.score(t.w, t.l, t.d) if t.n else None,
+        "elo": None if math.isnan(e) or math.isinf(e) else e,
+        "elo_error": None if math.isnan(m) or math.isinf(m) else m,
+        "los": stats.los(t.w, t.l),
+        "reasons": match.reasons,
+    }
+    if cfg.sprt is not None:
+        s = cfg.sprt
+        out["sprt"] = {"elo0": s.elo0, "elo1": s.elo1, "alpha": s.alpha, "beta": s.beta,
+                       "llr": s.llr(t.w, t.l, t.d), "lower": s.lower, "upper": s.upper, "decision": match.sprt_decision}
+    if match.fatal:
+        out["error"] = match.fatal
+    return out
+
+
+class Progress:
+    """The live one-line display on a terminal; elsewhere a line every ``every`` seconds."""
+
+    def __init__(self, stream=None, every=10.0, enabled=True):
+        self.stream = stream or sys.stderr
+        self.tty = hasattr(self.stream, "isatty") and self.stream.isatty()
+        self.every = every
+        self.enabled = enabled
+        self.last = time.monotonic()  # off a terminal, the first line comes after `every` s
+        self.last_text = None
+        self.width = 0
+
+    def line(self, match):
+        cfg = match.cfg
+        t = match.total
+        text = "[%d/%d] %s vs %s: %d - %d - %d" % (match.finished + match.aborted, cfg.games, cfg.names[0], cfg.names[1], t.w, t.l, t.d)
+        if t.n:
+            e, m = stats.elo(t.w, t.l, t.d)
+            text += " [%.3f] Elo %s +/- %s LOS %.1f%%" % (stats.score(t.w, t.l, t.d), _f(e), _f(m), 100 * stats.los(t.w, t.l))
+        if cfg.sprt is not None:
+            text += " llr %.2f" % cfg.sprt.llr(t.w, t.l, t.d)
+        text += " | %d running, %ds" % (match.running, int(time.monotonic() - match.started))
+        return text
+
+    def __call__(self, match):
+        if not self.enabled:
+            return
+        text = self.line(match)
+        now = time.monotonic()
+        if self.tty:
+            cols = shutil.get_terminal_size((100, 24)).columns - 1
+            text = text[:cols]  # a wrapped line could not be redrawn in place
+            pad = max(0, self.width - len(text))
+            self.stream.write("\r" + text + " " * pad)
+            self.stream.flush()
+            self.width = len(text)
+        elif now - self.last >= self.every and text != self.last_text:
+            self.stream.write(text + "\n")
+            self.stream.flush()
+            self.last = now
+            self.last_text = text
+
+    def done(self):
+        if self.enabled and self.tty and self.width:
+            self.stream.write("\r" + " " * self.width + "\r")
+            self.stream.flush()
