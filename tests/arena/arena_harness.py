@@ -13,7 +13,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 SCRIPTS = os.path.join(REPO, "scripts")
 ARENA = os.path.join(SCRIPTS, "arena.py")
-TETRAD = os.path.join(REPO, "target", "release", "tetrad")
+TETRAD = os.environ.get("TETRAD_BIN") or os.path.join(REPO, "target", "release", "tetrad")
 PY = sys.executable or "python3"
 
 if SCRIPTS not in sys.path:
