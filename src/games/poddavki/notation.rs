@@ -200,7 +200,11 @@ pub fn parse_move(pos: &Position, text: &str) -> Result<Move, RuleError> {
     let us = pos.stm;
     if pos.pieces[us] >> from & 1 == 0 {
         let what = if pos.pieces[us ^ 1] >> from & 1 != 0 {
-            format!("the piece on {} is not {}'s", square_name(from), side_name(us))
+            format!(
+                "the piece on {} is not {}'s",
+                square_name(from),
+                side_name(us)
+            )
         } else {
             format!("no piece on {}", square_name(from))
         };
@@ -211,7 +215,9 @@ pub fn parse_move(pos: &Position, text: &str) -> Result<Move, RuleError> {
     let starts_and_ends = |m: &&Move| m.from as usize == from && m.to as usize == to;
     if !legal.first().is_some_and(|m| m.is_capture()) {
         if squares.len() > 2 {
-            return Err(RuleError::Illegal(format!("{t}: there is nothing to capture")));
+            return Err(RuleError::Illegal(format!(
+                "{t}: there is nothing to capture"
+            )));
         }
         return legal.iter().find(starts_and_ends).copied().ok_or_else(|| {
             RuleError::Illegal(format!(

@@ -11,8 +11,8 @@ use crate::games::poddavki::notation::capture_paths;
 
 #[test]
 fn shifts_match_the_neighbour_table() {
-    for s in 0..32 {
-        for d in 0..4 {
+    for (s, rays) in RAY.iter().enumerate() {
+        for (d, ray) in rays.iter().enumerate() {
             let n = step(s, d);
             let expect = if n == NONE { 0 } else { 1u32 << n };
             assert_eq!(shift(1 << s, d), expect, "square {s} dir {d}");
@@ -20,7 +20,7 @@ fn shifts_match_the_neighbour_table() {
             let f = file_of(s) as i32 + df;
             let r = rank_of(s) as i32 + dr;
             assert_eq!(square_at(f, r).map(|q| q as u8).unwrap_or(NONE), n);
-            let ray_len = RAY[s][d].count_ones() as i32;
+            let ray_len = ray.count_ones() as i32;
             let room = |x: i32, dx: i32| if dx > 0 { 7 - x } else { x };
             let (f0, r0) = (file_of(s) as i32, rank_of(s) as i32);
             assert_eq!(ray_len, room(f0, df).min(room(r0, dr)));
@@ -90,13 +90,18 @@ fn generator_agrees_with_the_path_walker_on_random_positions() {
         assert!(!capturing || fast.iter().all(|m| m.is_capture()));
         captures_seen += capturing as u32;
     }
-    assert!(captures_seen > 500, "too few capture positions: {captures_seen}");
+    assert!(
+        captures_seen > 500,
+        "too few capture positions: {captures_seen}"
+    );
 }
 
 #[test]
 fn start_moves() {
     let p = Position::start();
-    let expect = ["a3-b4", "c3-b4", "c3-d4", "e3-d4", "e3-f4", "g3-f4", "g3-h4"];
+    let expect = [
+        "a3-b4", "c3-b4", "c3-d4", "e3-d4", "e3-f4", "g3-f4", "g3-h4",
+    ];
     assert_eq!(legal_strings(&p), expect);
 }
 
@@ -145,7 +150,10 @@ fn a_man_reaching_the_far_rank_is_crowned() {
 fn turkish_strike_captured_king_blocks() {
     // After h8:c3:e1:g3 the king on g3 would see c7 behind e5, but e5 (taken) still stands.
     let p = pos("W:WKh8:Bf2,d2,c7,Ke5");
-    assert_eq!(legal_strings(&p), ["h8:c3:e1:g3", "h8:c3:e1:h4", "h8:d4:g1"]);
+    assert_eq!(
+        legal_strings(&p),
+        ["h8:c3:e1:g3", "h8:c3:e1:h4", "h8:d4:g1"]
+    );
 }
 
 #[test]
@@ -155,7 +163,9 @@ fn turkish_strike_no_piece_taken_twice() {
     assert_eq!(legal_strings(&p), ["c1:e3"]);
     // Same for a king: from any landing square it could look back over c3 to a1.
     let p = pos("W:WKa1:Bc3");
-    assert!(legal_strings(&p).iter().all(|m| m.matches(':').count() == 1));
+    assert!(legal_strings(&p)
+        .iter()
+        .all(|m| m.matches(':').count() == 1));
 }
 
 #[test]
@@ -183,7 +193,10 @@ fn king_must_land_where_the_capture_continues() {
 #[test]
 fn king_may_stop_anywhere_when_nothing_continues() {
     let p = pos("W:WKa1:Bc3");
-    assert_eq!(legal_strings(&p), ["a1:d4", "a1:e5", "a1:f6", "a1:g7", "a1:h8"]);
+    assert_eq!(
+        legal_strings(&p),
+        ["a1:d4", "a1:e5", "a1:f6", "a1:g7", "a1:h8"]
+    );
 }
 
 #[test]

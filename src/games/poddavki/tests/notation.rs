@@ -17,7 +17,14 @@ fn loop_capture_with_two_paths_is_one_move_named_by_the_smaller_path() {
     let p = pos("W:We3:Bd4,d6,f6,f4,Kh8");
     let canon = "e3:c5:e7:g5:e3";
     assert_eq!(legal_strings(&p), [canon]);
-    for text in [canon, "e3:g5:e7:c5:e3", "E3xG5xE7xC5xE3", " e3xc5:e7xg5:e3\t", "e3:e3", "e3-e3"] {
+    for text in [
+        canon,
+        "e3:g5:e7:c5:e3",
+        "E3xG5xE7xC5xE3",
+        " e3xc5:e7xg5:e3\t",
+        "e3:e3",
+        "e3-e3",
+    ] {
         assert_eq!(parse(&p, text), Ok(canon.to_string()), "{text}");
     }
 }
@@ -49,7 +56,10 @@ fn ambiguous_short_form_is_reported() {
     assert!(moves.contains(&"b8:f4:h6".to_string()), "{moves:?}");
     assert!(moves.contains(&"b8:d6:a3:c1:h6".to_string()), "{moves:?}");
     for text in ["b8:h6", "b8xh6", "B8-H6"] {
-        assert_eq!(parse(&p, text), Err(RuleError::Ambiguous(text.to_lowercase())));
+        assert_eq!(
+            parse(&p, text),
+            Err(RuleError::Ambiguous(text.to_lowercase()))
+        );
     }
     assert_eq!(parse(&p, "b8:f4:h6"), Ok("b8:f4:h6".to_string()));
     // A two-square full path wins over the short form; with a dash it is only a short form.
@@ -74,8 +84,13 @@ fn errors_say_why() {
     illegal(&p, "a1-b2", "capture is compulsory");
     illegal(&p, "c3-b4", "no capture from c3 ends on b4");
     illegal(&p, "c3:e5:g7", "not the path");
-    for junk in ["", "   ", "c3", "c3-", "-d4", "c3--d4", "c3-d4-e5", "z9-a1", "c3d4", "c10-d4", "pass"] {
-        assert!(matches!(parse(&start, junk), Err(RuleError::Syntax(_))), "{junk:?}");
+    for junk in [
+        "", "   ", "c3", "c3-", "-d4", "c3--d4", "c3-d4-e5", "z9-a1", "c3d4", "c10-d4", "pass",
+    ] {
+        assert!(
+            matches!(parse(&start, junk), Err(RuleError::Syntax(_))),
+            "{junk:?}"
+        );
     }
     let won = pos("W:W:Bc5");
     assert!(parse(&won, "c5-d4").is_err());
@@ -92,7 +107,10 @@ fn every_legal_move_round_trips_in_every_accepted_form() {
             checked += 1;
             let text = format_move(&p, m);
             assert_eq!(parse_move(&p, &text), Ok(m), "{text}");
-            assert_eq!(parse_move(&p, &format!("  {}\n", text.to_uppercase())), Ok(m));
+            assert_eq!(
+                parse_move(&p, &format!("  {}\n", text.to_uppercase())),
+                Ok(m)
+            );
             let (from, to) = (square_name(m.from as usize), square_name(m.to as usize));
             if !m.is_capture() {
                 assert_eq!(text, format!("{from}-{to}"));
@@ -102,7 +120,13 @@ fn every_legal_move_round_trips_in_every_accepted_form() {
             let paths: Vec<String> = capture_paths(&p, m.from as usize)
                 .into_iter()
                 .filter(|c| c.mv == m)
-                .map(|c| c.squares.iter().map(|&s| square_name(s)).collect::<Vec<_>>().join(":"))
+                .map(|c| {
+                    c.squares
+                        .iter()
+                        .map(|&s| square_name(s))
+                        .collect::<Vec<_>>()
+                        .join(":")
+                })
                 .collect();
             assert_eq!(paths.iter().min(), Some(&text));
             for path in &paths {
@@ -110,8 +134,15 @@ fn every_legal_move_round_trips_in_every_accepted_form() {
                 assert_eq!(parse_move(&p, path), Ok(m), "{path}");
                 assert_eq!(parse_move(&p, &path.replace(':', "x")), Ok(m), "{path}");
             }
-            let same_ends = moves.iter().filter(|o| o.from == m.from && o.to == m.to).count();
-            for short in [format!("{from}:{to}"), format!("{from}x{to}"), format!("{from}-{to}")] {
+            let same_ends = moves
+                .iter()
+                .filter(|o| o.from == m.from && o.to == m.to)
+                .count();
+            for short in [
+                format!("{from}:{to}"),
+                format!("{from}x{to}"),
+                format!("{from}-{to}"),
+            ] {
                 let got = parse_move(&p, &short);
                 let is_path = !short.contains('-') && paths.iter().any(|s| s.len() == 5);
                 if same_ends == 1 {
@@ -123,7 +154,10 @@ fn every_legal_move_round_trips_in_every_accepted_form() {
             }
         }
     }
-    assert!(checked > 10_000 && long_paths > 500 && ambiguous > 0, "{checked} {long_paths} {ambiguous}");
+    assert!(
+        checked > 10_000 && long_paths > 500 && ambiguous > 0,
+        "{checked} {long_paths} {ambiguous}"
+    );
 }
 
 fn sample_positions() -> Vec<Position> {

@@ -28,7 +28,10 @@ fn lenient_input_gives_the_canonical_string() {
     for (text, canon, (nw, nb)) in cases {
         let p = pos(text);
         assert_eq!(format_position(&p), canon, "{text}");
-        assert_eq!((p.pieces[0].count_ones(), p.pieces[1].count_ones()), (nw, nb));
+        assert_eq!(
+            (p.pieces[0].count_ones(), p.pieces[1].count_ones()),
+            (nw, nb)
+        );
     }
     let p = pos("B:WKa1:Bc7");
     assert_eq!(p.stm, 1);
@@ -75,7 +78,11 @@ fn invalid_positions_are_rejected_with_a_reason() {
 
 /// The piece letters on the board lines of a diagram.
 fn board_letters(text: &str) -> String {
-    text.lines().take(8).flat_map(|l| l.chars().skip(1)).filter(|c| c.is_alphabetic()).collect()
+    text.lines()
+        .take(8)
+        .flat_map(|l| l.chars().skip(1))
+        .filter(|c| c.is_alphabetic())
+        .collect()
 }
 
 #[test]
@@ -85,8 +92,14 @@ fn diagram_has_no_empty_lines_and_shows_every_piece() {
     assert!(text.lines().all(|l| !l.trim().is_empty()), "{text}");
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 10);
-    assert!(lines[0].starts_with('8') && lines[0].ends_with('B'), "{text}");
-    assert!(lines[7].starts_with('1') && lines[7].contains('W'), "{text}");
+    assert!(
+        lines[0].starts_with('8') && lines[0].ends_with('B'),
+        "{text}"
+    );
+    assert!(
+        lines[7].starts_with('1') && lines[7].contains('W'),
+        "{text}"
+    );
     let expect = [
         "8    .   .   .   B",
         "7  .   .   .   .",
