@@ -6,6 +6,7 @@ mod perft;
 mod position;
 mod rules;
 mod search_hooks;
+mod selfplay;
 mod speed;
 
 use rand::rngs::SmallRng;

@@ -2,6 +2,7 @@
 
 use super::{pos, random_positions};
 use crate::games::poddavki::board::Position;
+use crate::games::poddavki::eval::{evaluate_with, Weights};
 use crate::games::poddavki::Poddavki;
 use crate::games::{Game, EVAL_LIMIT};
 
@@ -30,27 +31,49 @@ fn evaluation_is_bounded_and_colour_blind() {
     assert_eq!(g.evaluate(&g.start()), g.evaluate(&mirror(&g.start())));
 }
 
-#[test]
-fn fewer_own_pieces_is_better() {
-    // Same structure, the side to move short of two men against long of two.
-    let short = eval("W:Wc3:Bb6,f6,h6");
-    let long = eval("W:Wc3,a3,e3:Bf6");
-    assert!(short > 100 && long < -100, "{short} {long}");
+/// The evaluation with a single term switched on at weight 1: that term's own-minus-opponent
+/// count from the side to move's view.
+fn term(fen: &str, set: fn(&mut Weights)) -> i32 {
+    let mut w = Weights {
+        man: 0,
+        king: 0,
+        man_mobility: 0,
+        king_mobility: 0,
+        jammed: 0,
+        en_prise: 0,
+        advance: 0,
+        crown_risk: 0,
+    };
+    set(&mut w);
+    evaluate_with(&pos(fen), &w)
 }
 
 #[test]
-fn own_king_is_a_burden() {
-    assert!(eval("W:Wd4:Bb8,h8") > eval("W:WKd4:Bb8,h8"));
-    // An opponent king is welcome: it must take whatever is offered to it.
-    assert!(eval("W:Wa1:BKe5,h8") > eval("W:Wa1:Be5,h8"));
+fn each_term_counts_what_it_says() {
+    assert_eq!(term("W:Wc3,Kd4:Bb6,d6,f6", |w| w.man = 1), 1 - 3);
+    assert_eq!(term("W:Wc3,Kd4:Bb6,d6,f6", |w| w.king = 1), 1);
+    // White c3 b4/d4 + g1 f2/h2 = 4; black h8 g7 = 1.
+    assert_eq!(term("W:Wc3,g1:Bh8", |w| w.man_mobility = 1), 4 - 1);
+    // The a1 king sees the whole long diagonal; black has no king.
+    assert_eq!(term("B:WKa1:Bh6", |w| w.king_mobility = 1), -7);
+    // a3 is stuck behind b4 (c5 stops the capture); black's men can both step.
+    assert_eq!(term("W:Wa3,g1:Bb4,c5", |w| w.jammed = 1), 1);
+    // d4 could take c3 (b2 free); c3 cannot take d4 (e5 behind it).
+    assert_eq!(term("W:Wg1,c3:Bd4,e5", |w| w.en_prise = 1), 1);
+    assert_eq!(term("B:Wg1,c3:Bd4,e5", |w| w.en_prise = 1), -1);
+    // c5 has come four ranks; f8 none.
+    assert_eq!(term("W:Wc5:Bf8", |w| w.advance = 1), 4);
+    assert_eq!(term("B:Wc5:Bd6", |w| w.advance = 1), 2 - 4);
+    // c7 can crown; the black man on h4 is far from its crowning rank.
+    assert_eq!(term("W:Wc7:Bh4", |w| w.crown_risk = 1), 1);
+    assert_eq!(term("W:Wc7:Bb8,d8,h4", |w| w.crown_risk = 1), 0);
 }
 
 #[test]
-fn pieces_on_offer_and_jammed_men_count_for_their_owner() {
-    // White's c3 is on offer to d4 (b2 behind it is free; e5 stops c3 taking d4).
-    assert!(eval("W:Wg1,c3:Bd4,e5") > eval("W:Wg1,c3:Bd6,e5"));
-    // White's man on a3 is jammed behind b4/c5 (and cannot be taken); on c1 it runs free.
-    assert!(eval("W:Wa3,g1:Bb4,c5") > eval("W:Wc1,g1:Bb4,c5"));
+fn fewer_pieces_and_men_held_back_are_better() {
+    assert!(eval("W:Wc3:Bb6,d6,f6,h6,a7") > 0);
+    assert!(eval("B:Wc3:Bb6,d6,f6,h6,a7") < 0);
+    assert!(eval("W:Wc1:Bf8") > eval("W:Wc5:Bf8"));
 }
 
 #[test]
