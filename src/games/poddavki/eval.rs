@@ -1,27 +1,51 @@
 //! Static evaluation and move-ordering hints for the giveaway goal.
 //!
-//! The side that runs out of moves wins, so what counts is how close each side is to having
-//! nothing left to play: few pieces, few moves, men jammed against the enemy, pieces the enemy
-//! will be forced to take. Kings work against their owner: a flying king is hard to lose, is
-//! rarely blocked, and must take whatever the opponent offers it from across the board.
+//! The side that runs out of moves wins. The terms and their signs were chosen by self-play
+//! matches (see `tests/selfplay.rs`), which overturned the first guess that few moves are good:
+//! - fewer own pieces is better, but material is worth less than freedom;
+//! - own mobility is worth a lot: a side with choices decides when and what to give away, while a
+//!   side short of moves gets pushed into captures it does not want;
+//! - men held back are a reserve of tempo moves (men rushing forward lose);
+//! - men jammed against enemy pieces are a step towards being blocked;
+//! - a piece already on offer (the opponent could take it) is good for its owner;
+//! - a man about to crown is a small liability; kings otherwise count little as material and
+//!   earn their keep through their mobility.
 
 use super::board::{king_reach, opposite, shift, slide, step, Bits, Move, Position, Squares, NONE};
 use super::movegen::{has_capture, FORWARD};
 use crate::games::EVAL_LIMIT;
 
-const MAN: i32 = 100;
-const KING: i32 = 260;
-/// Per quiet move (men); king moves count less, as a king has many anyway.
-const MAN_MOBILITY: i32 = 6;
-const KING_MOBILITY: i32 = 2;
-/// Per man that cannot move forward at all (jammed).
-const JAMMED: i32 = 10;
-/// Per own piece the opponent could take if it were to move: an offer already on the board.
-const EN_PRISE: i32 = 18;
-/// Per rank a man has advanced: advanced men meet the enemy and get given away sooner.
-const ADVANCE: i32 = 3;
-/// A man one step from the far rank with an empty promotion square: about to be saddled with a king.
-const CROWN_RISK: i32 = 25;
+/// Term weights: value to the owner per unit, in hundredths of a man-sized advantage.
+#[derive(Clone, Copy, Debug)]
+pub struct Weights {
+    /// Per man owned.
+    pub man: i32,
+    /// Per king owned.
+    pub king: i32,
+    /// Per quiet move of a man.
+    pub man_mobility: i32,
+    /// Per quiet move of a king.
+    pub king_mobility: i32,
+    /// Per man that cannot move forward at all.
+    pub jammed: i32,
+    /// Per own piece the opponent could take if it were to move.
+    pub en_prise: i32,
+    /// Per rank a man has advanced.
+    pub advance: i32,
+    /// Per man one step from the far rank that can step onto it.
+    pub crown_risk: i32,
+}
+
+pub const WEIGHTS: Weights = Weights {
+    man: -60,
+    king: -20,
+    man_mobility: 25,
+    king_mobility: 12,
+    jammed: 20,
+    en_prise: 18,
+    advance: -10,
+    crown_risk: -25,
+};
 
 /// One side's standing; higher = closer to winning (losing everything).
 struct SideView {
@@ -89,22 +113,29 @@ fn side_view(p: &Position, side: usize) -> SideView {
 }
 
 /// How good the standing is for its side in giveaway terms.
-fn standing(v: &SideView) -> i32 {
-    -(v.men * MAN + v.kings * KING) - v.man_moves * MAN_MOBILITY - v.king_moves * KING_MOBILITY
-        + v.jammed * JAMMED
-        + v.advance * ADVANCE
-        - v.crown_risk * CROWN_RISK
+fn standing(v: &SideView, w: &Weights) -> i32 {
+    v.men * w.man
+        + v.kings * w.king
+        + v.man_moves * w.man_mobility
+        + v.king_moves * w.king_mobility
+        + v.jammed * w.jammed
+        + v.advance * w.advance
+        + v.crown_risk * w.crown_risk
 }
 
 /// Score from the side to move's point of view.
 pub fn evaluate(p: &Position) -> i32 {
+    evaluate_with(p, &WEIGHTS)
+}
+
+pub fn evaluate_with(p: &Position, w: &Weights) -> i32 {
     let us = p.stm;
     let them = us ^ 1;
     let mine = side_view(p, us);
     let theirs = side_view(p, them);
-    let mut v = standing(&mine) - standing(&theirs);
-    v += EN_PRISE * en_prise(p, us).count_ones() as i32;
-    v -= EN_PRISE * en_prise(p, them).count_ones() as i32;
+    let mut v = standing(&mine, w) - standing(&theirs, w);
+    v += w.en_prise * en_prise(p, us).count_ones() as i32;
+    v -= w.en_prise * en_prise(p, them).count_ones() as i32;
     v.clamp(-(EVAL_LIMIT - 1), EVAL_LIMIT - 1)
 }
 

@@ -174,14 +174,17 @@ fn side_name(side: usize) -> &'static str {
     }
 }
 
-/// Lenient parse: any full path, `x` for `:`, `-` as a separator, and the short `from:to` form
-/// when it names exactly one legal move; case and surrounding whitespace do not matter.
+/// Lenient parse: any full path (`:` or `x` between squares), and the short form `from:to`,
+/// `fromxto` or `from-to` when exactly one legal move starts and ends there; case and
+/// surrounding whitespace do not matter.
 pub fn parse_move(pos: &Position, text: &str) -> Result<Move, RuleError> {
     let t = text.trim().to_ascii_lowercase();
     let syntax = || RuleError::Syntax(text.trim().chars().take(64).collect());
     if t.is_empty() || t.len() > 200 {
         return Err(syntax());
     }
+    // `-` marks a quiet move or the short form of a capture, never a longer path.
+    let dashed = t.contains('-');
     let mut squares = Vec::new();
     for tok in t.split([':', 'x', '-']) {
         match parse_square_token(tok) {
@@ -191,7 +194,7 @@ pub fn parse_move(pos: &Position, text: &str) -> Result<Move, RuleError> {
         }
     }
     let (from, to) = match (squares.first(), squares.last()) {
-        (Some(&f), Some(&l)) if squares.len() >= 2 => (f, l),
+        (Some(&f), Some(&l)) if squares.len() == 2 || (squares.len() > 2 && !dashed) => (f, l),
         _ => return Err(syntax()),
     };
     let us = pos.stm;
@@ -209,48 +212,46 @@ pub fn parse_move(pos: &Position, text: &str) -> Result<Move, RuleError> {
     }
     let mut legal = Vec::new();
     legal_moves(pos, &mut legal);
-    let capturing = legal.first().is_some_and(|m| m.is_capture());
-    if capturing {
-        let paths = capture_paths(pos, from);
-        if let Some(p) = paths.iter().find(|p| p.squares == squares) {
-            return Ok(p.mv);
+    let starts_and_ends = |m: &&Move| m.from as usize == from && m.to as usize == to;
+    if !legal.first().is_some_and(|m| m.is_capture()) {
+        if squares.len() > 2 {
+            return Err(RuleError::Illegal(format!(
+                "{t}: there is nothing to capture"
+            )));
         }
-        if squares.len() == 2 {
-            let mut hits = legal
-                .iter()
-                .filter(|m| m.from as usize == from && m.to as usize == to);
-            return match (hits.next(), hits.next()) {
-                (Some(&m), None) => Ok(m),
-                (Some(_), Some(_)) => Err(RuleError::Ambiguous(t)),
-                _ if paths.is_empty() => Err(RuleError::Illegal(format!(
-                    "capture is compulsory and the piece on {} cannot capture",
-                    square_name(from)
-                ))),
-                _ => Err(RuleError::Illegal(format!(
-                    "no capture from {} ends on {}",
-                    square_name(from),
-                    square_name(to)
-                ))),
-            };
-        }
-        return Err(RuleError::Illegal(format!(
-            "{t} is not the path of a legal capture"
-        )));
-    }
-    if squares.len() > 2 {
-        return Err(RuleError::Illegal(format!(
-            "{t}: there is nothing to capture"
-        )));
-    }
-    legal
-        .iter()
-        .find(|m| m.from as usize == from && m.to as usize == to)
-        .copied()
-        .ok_or_else(|| {
+        return legal.iter().find(starts_and_ends).copied().ok_or_else(|| {
             RuleError::Illegal(format!(
                 "the piece on {} cannot move to {}",
                 square_name(from),
                 square_name(to)
             ))
-        })
+        });
+    }
+    let paths = capture_paths(pos, from);
+    if paths.is_empty() {
+        return Err(RuleError::Illegal(format!(
+            "capture is compulsory and the piece on {} cannot capture",
+            square_name(from)
+        )));
+    }
+    if !dashed {
+        if let Some(p) = paths.iter().find(|p| p.squares == squares) {
+            return Ok(p.mv);
+        }
+    }
+    if squares.len() > 2 {
+        return Err(RuleError::Illegal(format!(
+            "{t} is not the path of a legal capture"
+        )));
+    }
+    let mut hits = legal.iter().filter(starts_and_ends);
+    match (hits.next(), hits.next()) {
+        (Some(&m), None) => Ok(m),
+        (Some(_), Some(_)) => Err(RuleError::Ambiguous(t)),
+        _ => Err(RuleError::Illegal(format!(
+            "no capture from {} ends on {}",
+            square_name(from),
+            square_name(to)
+        ))),
+    }
 }

@@ -6,12 +6,13 @@ mod perft;
 mod position;
 mod rules;
 mod search_hooks;
+mod selfplay;
 mod speed;
 
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
-use super::board::{Position, Squares, PROMO_RANK};
+use super::board::{Position, PROMO_RANK};
 use super::Poddavki;
 use crate::games::Game;
 
@@ -82,8 +83,4 @@ fn random_positions(seed: u64, n: usize) -> Vec<Position> {
             }
         })
         .collect()
-}
-
-fn piece_count(p: &Position) -> u32 {
-    Squares(p.pieces[0] | p.pieces[1]).count() as u32
 }

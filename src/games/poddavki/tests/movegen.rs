@@ -11,8 +11,8 @@ use crate::games::poddavki::notation::capture_paths;
 
 #[test]
 fn shifts_match_the_neighbour_table() {
-    for s in 0..32 {
-        for d in 0..4 {
+    for (s, rays) in RAY.iter().enumerate() {
+        for (d, ray) in rays.iter().enumerate() {
             let n = step(s, d);
             let expect = if n == NONE { 0 } else { 1u32 << n };
             assert_eq!(shift(1 << s, d), expect, "square {s} dir {d}");
@@ -20,7 +20,7 @@ fn shifts_match_the_neighbour_table() {
             let f = file_of(s) as i32 + df;
             let r = rank_of(s) as i32 + dr;
             assert_eq!(square_at(f, r).map(|q| q as u8).unwrap_or(NONE), n);
-            let ray_len = RAY[s][d].count_ones() as i32;
+            let ray_len = ray.count_ones() as i32;
             let room = |x: i32, dx: i32| if dx > 0 { 7 - x } else { x };
             let (f0, r0) = (file_of(s) as i32, rank_of(s) as i32);
             assert_eq!(ray_len, room(f0, df).min(room(r0, dr)));
