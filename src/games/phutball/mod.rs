@@ -1,13 +1,54 @@
-//! Phutball — placeholder until the rules land (see ../shared/rules/phutball.md).
+//! Phutball (Philosopher's Football), per `rules/phutball.md`: Red (first mover) scores on rows
+//! 19–20, Blue on rows 0–1; men are shared, the ball moves by chains of jumps.
+//!
+//! Search support: an exact "score now" solver ([`Phutball::winning_move`]), threat detection and
+//! the exact set of moves that stop a threat ([`Phutball::threat_stoppers`]), and a selective
+//! candidate list for quiet nodes, since ~300 placements make full width hopeless.
 
-use super::{Game, Outcome, RuleError, Side, Terminal};
+pub mod board;
+pub mod eval;
+pub mod movegen;
+pub mod notation;
+pub mod position;
+pub mod suites;
+pub mod tactics;
+#[cfg(test)]
+mod tests;
+
+use rand::rngs::SmallRng;
+use rand::Rng;
+
+use super::{DrawRules, DrawTracker, Game, Outcome, RuleError, Side, Terminal};
+use board::{BLUE_SCORES, RED_SCORES};
+pub use movegen::Move;
+pub use position::Pos;
+use tactics::Urgency;
+
+/// Score for "the side to move scores with this move": below [`super::EVAL_LIMIT`], above any
+/// positional score.
+pub const WIN_NOW: i32 = 19_000;
 
 #[derive(Clone, Debug, Default)]
 pub struct Phutball;
 
+impl Phutball {
+    /// A ball move that scores for the side to move now, if there is one (exhaustive).
+    pub fn winning_move(&self, pos: &Pos) -> Option<Move> {
+        tactics::winning_move(pos)
+    }
+    /// A chain with which the opponent would score if it were his turn.
+    pub fn threat(&self, pos: &Pos) -> Option<Move> {
+        tactics::threat(pos)
+    }
+    /// The moves after which the opponent cannot score next move (when [`Self::threat`] is some).
+    pub fn threat_stoppers(&self, pos: &Pos) -> Vec<Move> {
+        tactics::threat_stoppers(pos)
+    }
+}
+
 impl Game for Phutball {
-    type Pos = ();
-    type Move = u32;
+    type Pos = Pos;
+    type Move = Move;
 
     fn name(&self) -> &'static str {
         "phutball"
@@ -15,39 +56,139 @@ impl Game for Phutball {
     fn side_names(&self) -> [&'static str; 2] {
         ["red", "blue"]
     }
-    fn start(&self) -> Self::Pos {}
-    fn side_to_move(&self, _pos: &Self::Pos) -> Side {
-        Side::P1
+    fn start(&self) -> Pos {
+        Pos::start()
     }
-    fn legal_moves(&self, _pos: &Self::Pos, _out: &mut Vec<Self::Move>) {}
-    fn make(&self, _pos: &Self::Pos, _mv: Self::Move) -> Self::Pos {}
-    fn hash(&self, _pos: &Self::Pos) -> u64 {
-        0
+    fn side_to_move(&self, pos: &Pos) -> Side {
+        pos.side
     }
-    fn terminal(&self, _pos: &Self::Pos) -> Option<Terminal> {
-        None
+    fn legal_moves(&self, pos: &Pos, out: &mut Vec<Move>) {
+        movegen::push_placements(pos, out);
+        movegen::push_jumps(pos, out);
     }
-    fn no_moves(&self, _pos: &Self::Pos) -> Terminal {
-        Terminal::new(Outcome::Draw, "not implemented")
+    fn make(&self, pos: &Pos, mv: Move) -> Pos {
+        movegen::make(pos, mv)
     }
-    fn format_move(&self, _pos: &Self::Pos, mv: Self::Move) -> String {
-        mv.to_string()
+    fn hash(&self, pos: &Pos) -> u64 {
+        pos.hash
     }
-    fn parse_move(&self, _pos: &Self::Pos, text: &str) -> Result<Self::Move, RuleError> {
-        Err(RuleError::Syntax(text.to_string()))
+    fn terminal(&self, pos: &Pos) -> Option<Terminal> {
+        let b = pos.ball as usize;
+        if RED_SCORES.get(b) {
+            Some(Terminal::new(Outcome::Win(Side::P1), "goal"))
+        } else if BLUE_SCORES.get(b) {
+            Some(Terminal::new(Outcome::Win(Side::P2), "goal"))
+        } else {
+            None
+        }
     }
-    fn format_position(&self, _pos: &Self::Pos) -> String {
-        String::from("-")
+    fn no_moves(&self, _pos: &Pos) -> Terminal {
+        // Unreachable in practice: a free point or a jump always exists.
+        Terminal::new(Outcome::Draw, "no-moves")
     }
-    fn parse_position(&self, text: &str) -> Result<Self::Pos, RuleError> {
-        Err(RuleError::InvalidPosition(format!(
-            "'{text}': phutball is not implemented yet"
-        )))
+    fn draw_rules(&self) -> DrawRules {
+        DrawRules {
+            repetition: Some(3),
+            no_progress_plies: None,
+            search_repetition: false,
+        }
     }
-    fn render(&self, _pos: &Self::Pos) -> String {
-        String::from("(no board)")
+
+    fn format_move(&self, pos: &Pos, mv: Move) -> String {
+        notation::format_move(pos, mv)
     }
-    fn evaluate(&self, _pos: &Self::Pos) -> i32 {
-        0
+    fn parse_move(&self, pos: &Pos, text: &str) -> Result<Move, RuleError> {
+        notation::parse_move(pos, text)
+    }
+    fn format_position(&self, pos: &Pos) -> String {
+        notation::format_position(pos)
+    }
+    fn parse_position(&self, text: &str) -> Result<Pos, RuleError> {
+        notation::parse_position(text)
+    }
+    fn render(&self, pos: &Pos) -> String {
+        notation::render(pos)
+    }
+
+    fn evaluate(&self, pos: &Pos) -> i32 {
+        match tactics::eval_facts(pos) {
+            (true, _, _) => WIN_NOW,
+            (false, true, false) => -WIN_NOW,
+            (false, threatened, _) => eval::race_eval(pos, false, threatened),
+        }
+    }
+    fn order_hint(&self, pos: &Pos, mv: Move) -> i32 {
+        tactics::order_hint(pos, mv)
+    }
+    fn search_moves(&self, pos: &Pos, out: &mut Vec<Move>) {
+        match tactics::urgency(pos, tactics::SEARCH_BUDGET) {
+            Urgency::Win(m) => out.push(m),
+            Urgency::Threatened(moves) if moves.is_empty() => {
+                // Lost whatever we do: one move is enough for search to see it.
+                let start = out.len();
+                movegen::push_placements(pos, out);
+                out.truncate(start + 1);
+                if out.len() == start {
+                    movegen::push_jumps(pos, out);
+                }
+            }
+            Urgency::Threatened(moves) => out.extend(moves),
+            Urgency::Quiet => tactics::quiet_candidates(pos, out),
+        }
+    }
+    fn root_moves(&self, pos: &Pos, out: &mut Vec<Move>) {
+        match tactics::urgency(pos, tactics::ROOT_BUDGET) {
+            Urgency::Win(m) => out.push(m),
+            Urgency::Threatened(moves) if !moves.is_empty() => out.extend(moves),
+            _ => self.legal_moves(pos, out),
+        }
+    }
+
+    fn perft(&self, pos: &Pos, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        if self.terminal(pos).is_some() {
+            return 0;
+        }
+        if depth == 1 {
+            return movegen::count_moves(pos);
+        }
+        let mut moves = Vec::new();
+        self.legal_moves(pos, &mut moves);
+        moves
+            .iter()
+            .map(|&m| self.perft(&movegen::make(pos, m), depth - 1))
+            .sum()
+    }
+
+    fn playout(&self, pos: &Pos, rng: &mut SmallRng, max_plies: u32) -> Outcome {
+        let rules = self.draw_rules();
+        let mut tracker = DrawTracker::new(pos.hash);
+        let mut pos = *pos;
+        let mut jumps = Vec::new();
+        for _ in 0..max_plies {
+            if let Some(t) = self.terminal(&pos) {
+                return t.outcome;
+            }
+            if let Some(t) = tracker.draw(&rules) {
+                return t.outcome;
+            }
+            let free = pos.empty_placeable();
+            jumps.clear();
+            movegen::push_jumps(&pos, &mut jumps);
+            let n = free.count() as usize + jumps.len();
+            if n == 0 {
+                return self.no_moves(&pos).outcome;
+            }
+            let k = rng.gen_range(0..n);
+            let mv = match free.nth(k as u32) {
+                Some(p) => Move::Place(p as u16),
+                None => jumps[k - free.count() as usize],
+            };
+            pos = movegen::make(&pos, mv);
+            tracker.push(pos.hash, false);
+        }
+        Outcome::Draw
     }
 }

@@ -1,0 +1,231 @@
+//! Exact one-move tactics and the selective move lists built on them.
+//!
+//! - "Can the side to move score now?" is answered exhaustively over jump chains.
+//! - A *threat* is a scoring chain the opponent would have if it were his turn. A move stops it
+//!   when, after it, the opponent has no scoring chain. Only a man placed on a landing point of a
+//!   scoring chain can break that chain (men elsewhere leave every jump of it unchanged), so the
+//!   placements worth checking are the points the opponent's ball can reach; each is then
+//!   verified by running the solver again. Ball moves are all checked.
+
+use super::board::{col, row, Bits, DIRS, NONE, STEP};
+use super::eval::distance;
+use super::movegen::{
+    make, push_jumps_limited, push_placements, scan_scoring, scoring_jump, scoring_rows,
+    walk_jumps, Move, Scan, Visit, ORDER_ANY,
+};
+use super::position::Pos;
+use crate::games::Side;
+
+/// Jump states the solver may visit per question inside search (deciding "can he score?" is
+/// NP-hard; past this the answer counts as "no").
+pub const SEARCH_BUDGET: usize = 20_000;
+/// The same at the root, asked once per search.
+pub const ROOT_BUDGET: usize = 1_000_000;
+
+/// A ball move with which the side to move scores now (exhaustive).
+pub fn winning_move(pos: &Pos) -> Option<Move> {
+    scoring_jump(pos, pos.side)
+}
+
+/// A scoring chain the opponent would have if it were his move now (exhaustive).
+pub fn threat(pos: &Pos) -> Option<Move> {
+    scoring_jump(pos, pos.side.other())
+}
+
+/// True when `mv` (by the side to move) ends on its own goal side and so loses at once.
+pub fn is_own_goal(pos: &Pos, mv: Move) -> bool {
+    match mv {
+        Move::Jump { to, .. } => scoring_rows(pos.side.other()).get(to as usize),
+        Move::Place(_) => false,
+    }
+}
+
+/// Every legal move after which the opponent cannot score with his next move (own goals
+/// excluded, scoring moves included), exhaustively. Meant for positions where [`threat`] found
+/// something; without a threat it returns only the points and ball moves it happens to check.
+pub fn threat_stoppers(pos: &Pos) -> Vec<Move> {
+    let mut out = Vec::new();
+    stoppers(pos, usize::MAX, false, &mut out);
+    out
+}
+
+/// What search must know first at a node.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Urgency {
+    /// The side to move scores with this move.
+    Win(Move),
+    /// The opponent threatens to score; these moves stop it (empty: nothing does).
+    Threatened(Vec<Move>),
+    Quiet,
+}
+
+/// The urgent facts of `pos`, with the solver limited to `budget` states per question.
+pub fn urgency(pos: &Pos, budget: usize) -> Urgency {
+    if let Scan::Scores(m) = scan_scoring(pos, pos.side, budget) {
+        return Urgency::Win(m);
+    }
+    if !scores(pos, pos.side.other(), budget) {
+        return Urgency::Quiet;
+    }
+    let mut out = Vec::new();
+    stoppers(pos, budget, false, &mut out);
+    Urgency::Threatened(out)
+}
+
+/// Static facts for the evaluation: (side to move scores now, opponent threatens, some move
+/// stops the threat).
+pub fn eval_facts(pos: &Pos) -> (bool, bool, bool) {
+    if scores(pos, pos.side, SEARCH_BUDGET) {
+        return (true, false, false);
+    }
+    if !scores(pos, pos.side.other(), SEARCH_BUDGET) {
+        return (false, false, false);
+    }
+    let mut out = Vec::new();
+    stoppers(pos, SEARCH_BUDGET, true, &mut out);
+    (false, true, !out.is_empty())
+}
+
+fn scores(pos: &Pos, side: Side, budget: usize) -> bool {
+    matches!(scan_scoring(pos, side, budget), Scan::Scores(_))
+}
+
+fn stoppers(pos: &Pos, budget: usize, first_only: bool, out: &mut Vec<Move>) {
+    let opp = pos.side.other();
+    let mut landings = Bits::EMPTY;
+    walk_jumps(&pos.men, pos.ball, &ORDER_ANY, budget, |to, _| {
+        landings.set(to as usize);
+        Visit::Expand
+    });
+    for p in landings.and(&pos.empty_placeable()).iter() {
+        let mv = Move::Place(p as u16);
+        if !scores(&make(pos, mv), opp, budget) {
+            out.push(mv);
+            if first_only {
+                return;
+            }
+        }
+    }
+    let mut jumps = Vec::new();
+    push_jumps_limited(pos, budget, &mut jumps);
+    let mine = scoring_rows(pos.side);
+    for mv in jumps {
+        if is_own_goal(pos, mv) {
+            continue;
+        }
+        let child = make(pos, mv);
+        if mine.get(child.ball as usize) || !scores(&child, opp, budget) {
+            out.push(mv);
+            if first_only {
+                return;
+            }
+        }
+    }
+}
+
+/// Ball moves kept at a non-root node before the rest are cut (best progress first).
+const MAX_JUMPS: usize = 48;
+
+/// Candidate moves for a quiet node: ball moves (not own goals, the most advancing ones when
+/// there are very many) and placements on points that can matter: next to the ball or two
+/// away, the landing points of the ball's jumps (to block or extend them), and the empty points
+/// of each side's shortest path to its goal (to build one's own ladder or spoil the other's).
+pub fn quiet_candidates(pos: &Pos, out: &mut Vec<Move>) {
+    let start = out.len();
+    push_jumps_limited(pos, SEARCH_BUDGET, out);
+    let mut hot = Bits::EMPTY;
+    for m in &out[start..] {
+        if let Move::Jump { to, .. } = *m {
+            hot.set(to as usize);
+        }
+    }
+    out.retain(|&m| !is_own_goal(pos, m));
+    let jumps = &mut out[start..];
+    if jumps.len() > MAX_JUMPS {
+        jumps.sort_by_key(|&m| -jump_gain(pos, m));
+        out.truncate(start + MAX_JUMPS);
+    }
+
+    let b = pos.ball as usize;
+    let (bc, br) = (col(b) as i32, row(b) as i32);
+    for dc in -2..=2i32 {
+        for dr in -2..=2i32 {
+            let (c, r) = (bc + dc, br + dr);
+            if (0..15).contains(&c) && (0..21).contains(&r) {
+                hot.set((r * 15 + c) as usize);
+            }
+        }
+    }
+    for step in STEP.iter() {
+        let mut q = step[b];
+        let mut run = 0;
+        while q != NONE && pos.men.get(q as usize) {
+            q = step[q as usize];
+            run += 1;
+        }
+        if run > 0 && q != NONE {
+            hot.set(q as usize);
+            let q2 = step[q as usize];
+            if q2 != NONE {
+                hot.set(q2 as usize);
+            }
+        }
+    }
+    distance(pos, Side::P1, Some(&mut hot));
+    distance(pos, Side::P2, Some(&mut hot));
+    for p in hot.and(&pos.empty_placeable()).iter() {
+        out.push(Move::Place(p as u16));
+    }
+    if out.len() == start {
+        push_placements(pos, out);
+    }
+}
+
+/// Rows a ball move gains towards the mover's goal (negative when it goes back).
+pub fn jump_gain(pos: &Pos, mv: Move) -> i32 {
+    match mv {
+        Move::Jump { to, .. } => {
+            let d = row(to as usize) as i32 - row(pos.ball as usize) as i32;
+            match pos.side {
+                Side::P1 => d,
+                Side::P2 => -d,
+            }
+        }
+        Move::Place(_) => 0,
+    }
+}
+
+/// Cheap ordering: advancing ball moves first, then placements close to the ball, preferring
+/// the side it should travel to.
+pub fn order_hint(pos: &Pos, mv: Move) -> i32 {
+    match mv {
+        Move::Jump { .. } => {
+            if is_own_goal(pos, mv) {
+                -10_000
+            } else {
+                1_000 + 50 * jump_gain(pos, mv)
+            }
+        }
+        Move::Place(p) => {
+            let b = pos.ball as usize;
+            let p = p as usize;
+            let dc = (col(p) as i32 - col(b) as i32).abs();
+            let dr = row(p) as i32 - row(b) as i32;
+            let forward = match pos.side {
+                Side::P1 => dr,
+                Side::P2 => -dr,
+            };
+            let on_line = DIRS.iter().any(|&(x, y)| {
+                let (pc, pr) = (col(p) as i32 - col(b) as i32, dr);
+                (x == 0 && pc == 0 && pr.signum() == y)
+                    || (y == 0 && pr == 0 && pc.signum() == x)
+                    || (x != 0
+                        && y != 0
+                        && pc.abs() == pr.abs()
+                        && pc.signum() == x
+                        && pr.signum() == y)
+            });
+            500 - 80 * dc.max(dr.abs()) + 15 * forward + if on_line { 60 } else { 0 }
+        }
+    }
+}
