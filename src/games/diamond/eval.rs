@@ -1,0 +1,216 @@
+//! Static evaluation and move-ordering hints.
+//!
+//! Scale: about 100 per piece of material. Squares are the goal, so most terms look at the 24
+//! squares: how many corners each side holds in squares the other side cannot spoil (no enemy or
+//! neutral corner), which empty corners would complete one next move (threats), and forks.
+
+use super::board::{adj, capture_of, square_through, Bits, PointSet, TABLES};
+use super::movegen::{placing, Move};
+use super::position::Pos;
+
+/// The side to move completes a square next move.
+pub const WIN_NEXT: i32 = 9_000;
+/// The opponent has two threats and the side to move places (it can stop only one).
+const LOSS_NEXT: i32 = 8_000;
+/// The side to move places on a point making two threats at once, the opponent having none.
+const FORK_WIN: i32 = 6_000;
+/// Two opponent threats in the movement phase: usually lost, but a capture may break both.
+const DOUBLE_THREAT: i32 = 2_500;
+
+const MATERIAL: i32 = 120;
+/// By corners held in a square the opponent cannot spoil.
+const SQUARE_WEIGHT: [i32; 5] = [0, 6, 24, 70, 0];
+const TEMPO: i32 = 8;
+const MOBILITY: i32 = 3;
+const CAPTURE_NOW: i32 = 70;
+const PIECE_HANGING: i32 = 30;
+const OPP_THREAT: i32 = 40;
+const OPP_FORK_POINT: i32 = 60;
+
+/// What one side could do on its next move.
+#[derive(Default, Clone, Copy)]
+pub struct SideView {
+    /// Empty points that would complete one of its squares next move.
+    pub threats: u64,
+    /// Steps available (movement phase only).
+    pub steps: u32,
+    /// Enemy pieces it could capture with one step.
+    pub capturable: u64,
+    /// Sum of square weights over squares it can still win.
+    pub squares: i32,
+    /// Points where a placement would create two threats (placement phase only).
+    pub forks: u64,
+}
+
+pub fn side_view(pos: &Pos, side: usize) -> SideView {
+    let own = pos.pieces[side];
+    let enemy = pos.pieces[side ^ 1];
+    let spoil = enemy | pos.neutral;
+    let empty = pos.empty();
+    let places = pos.hand[side] > 0;
+    let mut v = SideView::default();
+    // Empty points that turn a 2-corner square into a 3-corner one, counted per point.
+    let mut once = 0u64;
+    let mut twice = 0u64;
+    for &q in TABLES.squares.iter() {
+        if q & spoil != 0 {
+            continue;
+        }
+        let n = (q & own).count_ones() as usize;
+        v.squares += SQUARE_WEIGHT[n.min(4)];
+        if n == 3 {
+            let e = q & !own;
+            if places || adj(e.trailing_zeros() as usize) & own & !q != 0 {
+                v.threats |= e;
+            }
+        } else if n == 2 && places {
+            let free = q & empty;
+            twice |= once & free;
+            once |= free;
+        }
+    }
+    if places {
+        v.forks = twice;
+    } else {
+        for from in Bits(own) {
+            let targets = adj(from) & empty;
+            v.steps += targets.count_ones();
+            for to in Bits(targets & capture_reach(enemy)) {
+                let after = (own & !(1u64 << from)) | (1u64 << to);
+                if let Some(c) = capture_of(after, enemy, to) {
+                    v.capturable |= 1u64 << c;
+                }
+            }
+        }
+    }
+    v
+}
+
+/// Points next to (in a triangle with) some enemy piece: the only steps that can capture.
+fn capture_reach(enemy: u64) -> u64 {
+    let mut m = 0;
+    for e in Bits(enemy) {
+        m |= TABLES.tri_mates[e];
+    }
+    m
+}
+
+pub fn evaluate(pos: &Pos) -> i32 {
+    let s = pos.stm;
+    let me = side_view(pos, s);
+    if me.threats != 0 {
+        return WIN_NEXT;
+    }
+    let them = side_view(pos, s ^ 1);
+    let i_place = placing(pos);
+    if them.threats.count_ones() >= 2 {
+        return if i_place { -LOSS_NEXT } else { -DOUBLE_THREAT };
+    }
+    // The fork needs a second placement to cash in, and an opponent that cannot capture.
+    if pos.hand[s] >= 2 && pos.hand[s ^ 1] > 0 && them.threats == 0 && me.forks != 0 {
+        return FORK_WIN;
+    }
+    let mut v = 0;
+    let material = |side: usize| pos.pieces[side].count_ones() as i32 + pos.hand[side] as i32;
+    v += MATERIAL * (material(s) - material(s ^ 1));
+    v += me.squares - them.squares;
+    v += MOBILITY * (me.steps as i32 - them.steps as i32);
+    if me.capturable != 0 {
+        v += CAPTURE_NOW;
+    }
+    v -= PIECE_HANGING * them.capturable.count_ones() as i32;
+    if them.threats != 0 {
+        v -= OPP_THREAT;
+    }
+    v -= OPP_FORK_POINT * them.forks.count_ones().min(3) as i32;
+    if i_place {
+        v += TEMPO;
+    }
+    v
+}
+
+/// Whether taking Black's first piece (the pie rule) is worth it: a piece in two squares is
+/// worth more than moving first; a piece on the rim or in a corner is not.
+pub fn swap_worth(pos: &Pos) -> bool {
+    let p = pos.pieces[0].trailing_zeros() as usize;
+    p < 64 && TABLES.squares_of_len[p] >= 2
+}
+
+/// Threat-aware ordering: complete a square, block a three-corner square, capture, build.
+pub fn order_hint(pos: &Pos, mv: Move) -> i32 {
+    let s = pos.stm;
+    let own = pos.pieces[s];
+    let opp = pos.pieces[s ^ 1];
+    let (from, to) = match mv {
+        Move::Swap => return if swap_worth(pos) { 50_000 } else { -50_000 },
+        Move::Remove(n) => return removal_hint(pos, n as usize),
+        Move::Place(to) => (None, to as usize & 63),
+        Move::Step(from, to) => (Some(from as usize & 63), to as usize & 63),
+    };
+    let after = match from {
+        Some(f) => (own & !(1u64 << f)) | (1u64 << to),
+        None => own | (1u64 << to),
+    };
+    if square_through(after, to) {
+        return 1_000_000;
+    }
+    let mut score = 0;
+    let n = TABLES.squares_of_len[to] as usize;
+    for &q in TABLES.squares_of[to].iter().take(n) {
+        let theirs = (q & opp).count_ones();
+        let mine = (q & after).count_ones() as usize;
+        let spoilt = q & (opp | pos.neutral) != 0;
+        if theirs == 3 {
+            score += 200_000;
+        } else if theirs == 2 && q & pos.neutral == 0 && mine == 1 {
+            score += 300;
+        }
+        if !spoilt {
+            score += [0, 10, 100, 20_000, 0][mine.min(4)];
+        }
+    }
+    if let Some(f) = from {
+        let n = TABLES.squares_of_len[f] as usize;
+        for &q in TABLES.squares_of[f].iter().take(n) {
+            if q.has(to) {
+                continue;
+            }
+            let theirs = (q & opp).count_ones();
+            if theirs == 3 {
+                // Stepping out of the square lets the opponent fill it.
+                score -= 150_000;
+            } else if q & (opp | pos.neutral) == 0 && (q & own).count_ones() >= 2 {
+                score -= 50;
+            }
+        }
+        if let Some(c) = capture_of(after, opp, to) {
+            score += 100_000;
+            let n = TABLES.squares_of_len[c] as usize;
+            if TABLES.squares_of[c]
+                .iter()
+                .take(n)
+                .any(|&q| (q & opp).count_ones() >= 3)
+            {
+                score += 150_000;
+            }
+        }
+    }
+    score
+}
+
+fn removal_hint(pos: &Pos, n: usize) -> i32 {
+    // Worth it when the neutral piece spoils one of our squares rather than theirs.
+    let s = pos.stm;
+    let mut score = 0;
+    let k = TABLES.squares_of_len[n] as usize;
+    for &q in TABLES.squares_of[n].iter().take(k) {
+        let rest = q & !(1u64 << n);
+        if rest & (pos.neutral | pos.pieces[s ^ 1]) == 0 {
+            score += 40 * (rest & pos.pieces[s]).count_ones() as i32;
+        }
+        if rest & (pos.neutral | pos.pieces[s]) == 0 {
+            score -= 40 * (rest & pos.pieces[s ^ 1]).count_ones() as i32;
+        }
+    }
+    score
+}
