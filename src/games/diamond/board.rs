@@ -152,6 +152,30 @@ const fn build() -> Tables {
 
 pub static TABLES: Tables = build();
 
+/// A point that never exists (h1): pads neighbour lists so that loops need no data-dependent
+/// branch (no set of points ever contains it).
+pub const NO_POINT: u8 = 7;
+
+const fn build_neighbours() -> [[u8; 5]; 64] {
+    let t = build();
+    let mut out = [[NO_POINT; 5]; 64];
+    let mut p = 0;
+    while p < 64 {
+        let mut m = t.adj[p];
+        let mut k = 0;
+        while m != 0 && k < 5 {
+            out[p][k] = m.trailing_zeros() as u8;
+            m &= m - 1;
+            k += 1;
+        }
+        p += 1;
+    }
+    out
+}
+
+/// Each point's neighbours (at most five: four grid lines and one diagonal), padded.
+pub static NEIGHBOURS: [[u8; 5]; 64] = build_neighbours();
+
 #[inline]
 pub fn adj(p: usize) -> u64 {
     TABLES.adj[p & 63]
@@ -198,7 +222,8 @@ pub fn capture_of(own: u64, enemy: u64, to: usize) -> Option<usize> {
         return None;
     }
     let c = cornered(own, enemy, to);
-    if c.count_ones() == 1 {
+    // Exactly one bit (no popcount: the target CPU may lack the instruction).
+    if c != 0 && c & (c - 1) == 0 {
         Some(c.trailing_zeros() as usize)
     } else {
         None

@@ -3,8 +3,8 @@
 use rand::rngs::SmallRng;
 use rand::Rng;
 
-use super::board::{adj, square_through, Bits};
-use super::movegen::{count_moves, legal_moves, make, placing, removable, Move};
+use super::board::{adj, square_through, Bits, NEIGHBOURS};
+use super::movegen::{count_moves, legal_moves, make, placing, Move};
 use super::position::Pos;
 use crate::games::{Outcome, Side, Terminal};
 
@@ -46,70 +46,81 @@ pub fn perft(pos: &Pos, depth: u32) -> u64 {
     moves.iter().map(|&m| perft(&make(pos, m), depth - 1)).sum()
 }
 
-/// The `k`-th (from 0) set bit of `b`; `k` must be below `b.count_ones()`.
+/// A uniformly random step or removal (movement phase), or `None` when there is none.
+/// Lists the moves into a small array: the target CPU may lack a popcount instruction, so
+/// counting bits is dearer than walking them.
 #[inline]
-fn select_bit(mut b: u64, mut k: u32) -> usize {
-    let mut base = 0;
-    while base < 56 {
-        let c = (b & 0xFF).count_ones();
-        if k < c {
-            break;
-        }
-        k -= c;
-        b >>= 8;
-        base += 8;
-    }
-    for _ in 0..k {
-        b &= b.wrapping_sub(1);
-    }
-    base + b.trailing_zeros() as usize
-}
-
-/// A uniformly random legal move, or `None` when there is none.
-#[inline]
-fn random_move(pos: &Pos, rng: &mut SmallRng) -> Option<Move> {
+fn random_movement(pos: &Pos, rng: &mut SmallRng) -> Option<Move> {
     let empty = pos.empty();
-    if placing(pos) {
-        let n = empty.count_ones();
-        let swap = pos.is_swap_turn() as u32;
-        if n + swap == 0 {
-            return None;
-        }
-        let k = rng.gen_range(0..n + swap);
-        return Some(if k == n {
-            Move::Swap
-        } else {
-            Move::Place(select_bit(empty, k) as u8)
-        });
-    }
-    let own = pos.pieces[pos.stm];
-    let mut targets = [0u64; 12];
-    let mut froms = [0u8; 12];
-    let mut len = 0;
+    let mut list = [(0u8, 0u8); 96];
     let mut n = 0;
-    for from in Bits(own) {
-        let t = adj(from) & empty;
-        if t != 0 && len < 12 {
-            targets[len] = t;
-            froms[len] = from as u8;
-            len += 1;
-            n += t.count_ones();
+    // Branch-free filling: every neighbour slot is written, and kept only if it is empty.
+    for from in Bits(pos.pieces[pos.stm]).take(12) {
+        for &to in &NEIGHBOURS[from] {
+            list[n] = (from as u8, to);
+            n += ((empty >> to) & 1) as usize;
         }
     }
-    let rem = if pos.neutral != 0 { removable(pos) } else { 0 };
-    let total = n + rem.count_ones();
-    if total == 0 {
+    let colored = pos.pieces[0] | pos.pieces[1];
+    for q in Bits(pos.neutral).take(24) {
+        // A removal is marked by from == to.
+        list[n] = (q as u8, q as u8);
+        n += (adj(q) & colored == 0) as usize;
+    }
+    if n == 0 {
         return None;
     }
-    let mut k = rng.gen_range(0..total);
-    for i in 0..len {
-        let c = targets[i].count_ones();
-        if k < c {
-            return Some(Move::Step(froms[i], select_bit(targets[i], k) as u8));
+    let (from, to) = list[rng.gen_range(0..n)];
+    Some(if from == to {
+        Move::Remove(from)
+    } else {
+        Move::Step(from, to)
+    })
+}
+
+/// Empty points kept as a list while placing, so a random placement costs O(1).
+struct Empties {
+    list: [u8; 64],
+    len: usize,
+    /// The bitboard the list was built from; rebuilt when the board changed otherwise.
+    of: u64,
+}
+
+impl Empties {
+    fn of(empty: u64) -> Empties {
+        let mut e = Empties {
+            list: [0; 64],
+            len: 0,
+            of: empty,
+        };
+        for p in Bits(empty) {
+            e.list[e.len] = p as u8;
+            e.len += 1;
         }
-        k -= c;
+        e
     }
-    Some(Move::Remove(select_bit(rem, k) as u8))
+
+    /// A random placement (or the swap), removing the point from the list.
+    #[inline]
+    fn pick(&mut self, pos: &Pos, rng: &mut SmallRng) -> Option<Move> {
+        let empty = pos.empty();
+        if empty != self.of {
+            *self = Empties::of(empty);
+        }
+        let swap = pos.is_swap_turn() as usize;
+        if self.len + swap == 0 {
+            return None;
+        }
+        let k = rng.gen_range(0..self.len + swap);
+        if k == self.len {
+            return Some(Move::Swap);
+        }
+        let p = self.list[k];
+        self.len -= 1;
+        self.list[k] = self.list[self.len];
+        self.of &= !(1u64 << p);
+        Some(Move::Place(p))
+    }
 }
 
 /// Random legal moves to the end, with the rules' draws: the 50-ply counter, threefold
@@ -123,8 +134,14 @@ pub fn playout(start: &Pos, rng: &mut SmallRng, max_plies: u32) -> Outcome {
     let mut hist = [0u64; 64];
     hist[0] = pos.hash;
     let mut len = 1usize;
+    let mut empties = Empties::of(pos.empty());
     for _ in 0..max_plies {
-        let Some(mv) = random_move(&pos, rng) else {
+        let choice = if placing(&pos) {
+            empties.pick(&pos, rng)
+        } else {
+            random_movement(&pos, rng)
+        };
+        let Some(mv) = choice else {
             return Outcome::Draw;
         };
         let mover = pos.stm;

@@ -914,12 +914,22 @@ fn playout_result_distribution_matches_the_generic_playout() {
     }
 }
 
+/// CPU seconds used by this thread (the machine is shared, so wall time overstates the cost).
+fn thread_cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/thread-self/stat").ok()?;
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let ticks: f64 = f.get(11)?.parse::<f64>().ok()? + f.get(12)?.parse::<f64>().ok()?;
+    Some(ticks / 100.0)
+}
+
 #[test]
 #[ignore]
 fn diamond_speed() {
     let g = Diamond;
     let mut rng = SmallRng::seed_from_u64(1);
     let t = std::time::Instant::now();
+    let cpu0 = thread_cpu_seconds();
     let mut n = 0u64;
     while t.elapsed().as_secs_f64() < 3.0 {
         for _ in 0..1000 {
@@ -932,6 +942,12 @@ fn diamond_speed() {
         "diamond playouts: {n} in {secs:.2}s = {:.0}/s",
         n as f64 / secs
     );
+    if let (Some(a), Some(b)) = (cpu0, thread_cpu_seconds()) {
+        println!(
+            "  per CPU second of this thread: {:.0}/s",
+            n as f64 / (b - a)
+        );
+    }
     let t = std::time::Instant::now();
     let leaves = g.perft(&g.start(), 5);
     let secs = t.elapsed().as_secs_f64();
@@ -939,4 +955,37 @@ fn diamond_speed() {
         "diamond perft(5) = {leaves} in {secs:.2}s = {:.0} leaves/s",
         leaves as f64 / secs
     );
+}
+
+#[test]
+#[ignore]
+fn diamond_scratch_lengths() {
+    let g = Diamond;
+    let mut rng = SmallRng::seed_from_u64(1);
+    let mut total = 0u64;
+    let mut hist = [0u32; 8];
+    let n = 20000;
+    let mut moves = Vec::new();
+    for _ in 0..n {
+        let mut p = g.start();
+        let mut plies = 0;
+        loop {
+            if g.terminal(&p).is_some() {
+                break;
+            }
+            moves.clear();
+            g.legal_moves(&p, &mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            p = g.make(&p, moves[rng.gen_range(0..moves.len())]);
+            plies += 1;
+            if plies > 5000 {
+                break;
+            }
+        }
+        total += plies;
+        hist[(plies as usize / 50).min(7)] += 1;
+    }
+    println!("avg plies {} hist {:?}", total as f64 / n as f64, hist);
 }
