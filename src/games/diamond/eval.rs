@@ -4,7 +4,7 @@
 //! squares: how many corners each side holds in squares the other side cannot spoil (no enemy or
 //! neutral corner), which empty corners would complete one next move (threats), and forks.
 
-use super::board::{adj, capture_of, square_through, Bits, PointSet, TABLES};
+use super::board::{adj, capture_of, square_through, Bits, PointSet, NEIGHBOURS, TABLES};
 use super::movegen::{placing, Move};
 use super::position::Pos;
 
@@ -19,7 +19,7 @@ const DOUBLE_THREAT: i32 = 2_500;
 
 const MATERIAL: i32 = 120;
 /// By corners held in a square the opponent cannot spoil.
-const SQUARE_WEIGHT: [i32; 5] = [0, 6, 24, 70, 0];
+const SQUARE_WEIGHT: [i32; 4] = [0, 6, 24, 70];
 const TEMPO: i32 = 8;
 const MOBILITY: i32 = 3;
 const CAPTURE_NOW: i32 = 70;
@@ -42,42 +42,60 @@ pub struct SideView {
     pub forks: u64,
 }
 
+/// Corner counts of every square at once: bit k of the result's `k`-th word is set at each
+/// square's lower-left point when the count has bit k (a 4-input bitwise adder).
+#[inline]
+fn corner_counts(bb: u64) -> [u64; 3] {
+    let (a, b, c, d) = (bb, bb >> 1, bb >> 8, bb >> 9);
+    let (s1, c1, s2, c2) = (a ^ b, a & b, c ^ d, c & d);
+    let carry = s1 & s2;
+    [s1 ^ s2, c1 ^ c2 ^ carry, (c1 & c2) | (carry & (c1 ^ c2))]
+}
+
+/// The square whose lower-left corner is `ll`.
+#[inline]
+fn square_at(ll: usize) -> u64 {
+    0x303u64 << (ll & 63)
+}
+
 pub fn side_view(pos: &Pos, side: usize) -> SideView {
     let own = pos.pieces[side];
-    let enemy = pos.pieces[side ^ 1];
-    let spoil = enemy | pos.neutral;
+    let spoil = pos.pieces[side ^ 1] | pos.neutral;
     let empty = pos.empty();
     let places = pos.hand[side] > 0;
     let mut v = SideView::default();
-    // Empty points that turn a 2-corner square into a 3-corner one, counted per point.
-    let mut once = 0u64;
-    let mut twice = 0u64;
-    for &q in TABLES.squares.iter() {
-        if q & spoil != 0 {
-            continue;
-        }
-        let n = (q & own).count_ones() as usize;
-        v.squares += SQUARE_WEIGHT[n.min(4)];
-        if n == 3 {
-            let e = q & !own;
-            if places || adj(e.trailing_zeros() as usize) & own & !q != 0 {
-                v.threats |= e;
-            }
-        } else if n == 2 && places {
-            let free = q & empty;
-            twice |= once & free;
-            once |= free;
+    let free = TABLES.square_ll & !(spoil | spoil >> 1 | spoil >> 8 | spoil >> 9);
+    let [b0, b1, b2] = corner_counts(own);
+    let one = free & b0 & !b1 & !b2;
+    let two = free & !b0 & b1 & !b2;
+    let three = free & b0 & b1;
+    v.squares = SQUARE_WEIGHT[1] * one.count_ones() as i32
+        + SQUARE_WEIGHT[2] * two.count_ones() as i32
+        + SQUARE_WEIGHT[3] * three.count_ones() as i32;
+    for ll in Bits(three) {
+        let q = square_at(ll);
+        let e = q & !own;
+        if places || adj(e.trailing_zeros() as usize) & own & !q != 0 {
+            v.threats |= e;
         }
     }
     if places {
-        v.forks = twice;
+        // Empty points that turn two 2-corner squares into 3-corner ones at once.
+        let mut once = 0u64;
+        for ll in Bits(two) {
+            let open = square_at(ll) & !own;
+            v.forks |= once & open;
+            once |= open;
+        }
     } else {
+        let reach = capture_reach(pos.pieces[side ^ 1]);
         for from in Bits(own) {
-            let targets = adj(from) & empty;
-            v.steps += targets.count_ones();
-            for to in Bits(targets & capture_reach(enemy)) {
+            for &to in &NEIGHBOURS[from] {
+                v.steps += ((empty >> to) & 1) as u32;
+            }
+            for to in Bits(adj(from) & empty & reach) {
                 let after = (own & !(1u64 << from)) | (1u64 << to);
-                if let Some(c) = capture_of(after, enemy, to) {
+                if let Some(c) = capture_of(after, pos.pieces[side ^ 1], to) {
                     v.capturable |= 1u64 << c;
                 }
             }
@@ -166,7 +184,7 @@ pub fn order_hint(pos: &Pos, mv: Move) -> i32 {
             score += 300;
         }
         if !spoilt {
-            score += [0, 10, 100, 20_000, 0][mine.min(4)];
+            score += [0, 10, 100, 20_000][mine.min(3)];
         }
     }
     if let Some(f) = from {
