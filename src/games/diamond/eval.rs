@@ -14,6 +14,8 @@ pub const WIN_NEXT: i32 = 9_000;
 const LOSS_NEXT: i32 = 8_000;
 /// The side to move places on a point making two threats at once, the opponent having none.
 const FORK_WIN: i32 = 6_000;
+/// One opponent threat in the movement phase that nothing of ours can reach or capture.
+const UNSTOPPABLE: i32 = 7_000;
 /// Two opponent threats in the movement phase: usually lost, but a capture may break both.
 const DOUBLE_THREAT: i32 = 2_500;
 
@@ -124,6 +126,12 @@ pub fn evaluate(pos: &Pos) -> i32 {
     if them.threats.count_ones() >= 2 {
         return if i_place { -LOSS_NEXT } else { -DOUBLE_THREAT };
     }
+    if them.threats != 0 && !i_place && !can_stop(pos, them.threats, me.capturable) {
+        return -UNSTOPPABLE;
+    }
+    if pos.hand[s] == 1 && pos.hand[s ^ 1] == 0 && last_placement_wins(pos, them.capturable) {
+        return FORK_WIN;
+    }
     // The fork needs a second placement to cash in, and an opponent that cannot capture.
     if pos.hand[s] >= 2 && pos.hand[s ^ 1] > 0 && them.threats == 0 && me.forks != 0 {
         return FORK_WIN;
@@ -140,11 +148,62 @@ pub fn evaluate(pos: &Pos) -> i32 {
     if them.threats != 0 {
         v -= OPP_THREAT;
     }
+    // Two fork points cannot both be taken away with one placement (unless they share squares).
     v -= OPP_FORK_POINT * them.forks.count_ones().min(3) as i32;
     if i_place {
         v += TEMPO;
     }
     v
+}
+
+/// The side to move places its last piece while the opponent already steps: is there a
+/// placement that makes a three-corner square, with a piece ready to step into the fourth
+/// corner, that the opponent can neither reach nor break by a capture?
+fn last_placement_wins(pos: &Pos, their_captures: u64) -> bool {
+    let s = pos.stm;
+    let own = pos.pieces[s];
+    let spoil = pos.pieces[s ^ 1] | pos.neutral;
+    let free = TABLES.square_ll & !(spoil | spoil >> 1 | spoil >> 8 | spoil >> 9);
+    let [b0, b1, b2] = corner_counts(own);
+    for ll in Bits(free & !b0 & b1 & !b2) {
+        let q = square_at(ll);
+        let open = q & !own;
+        for p in Bits(open) {
+            let e = open & !(1u64 << p);
+            let ei = e.trailing_zeros() as usize;
+            if adj(ei) & own & !q == 0 {
+                continue;
+            }
+            let mut after = *pos;
+            after.pieces[s] |= 1u64 << p;
+            after.hand[s] = 0;
+            after.stm ^= 1;
+            if !can_stop(&after, e, their_captures) {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// Whether the side to move (stepping) can stop the opponent's single threat on `point`: step
+/// onto it, or capture a corner of the square or its only feeder.
+fn can_stop(pos: &Pos, point: u64, capturable: u64) -> bool {
+    let s = pos.stm;
+    let opp = pos.pieces[s ^ 1];
+    let e = point.trailing_zeros() as usize;
+    if adj(e) & pos.pieces[s] != 0 {
+        return true;
+    }
+    let mut corners = 0u64;
+    let n = TABLES.squares_of_len[e & 63] as usize;
+    for &q in TABLES.squares_of[e & 63].iter().take(n) {
+        if q & opp == q & !point {
+            corners |= q & opp;
+        }
+    }
+    let feeders = adj(e) & opp & !corners;
+    capturable & corners != 0 || (feeders & (feeders - 1) == 0 && capturable & feeders != 0)
 }
 
 /// Whether taking Black's first piece (the pie rule) is worth it: a piece in two squares is

@@ -1077,3 +1077,103 @@ fn diamond_random_game_lengths() {
     }
     println!("avg plies {} hist {:?}", total as f64 / n as f64, hist);
 }
+
+#[test]
+#[ignore]
+fn diamond_show_board() {
+    let p = setup(
+        "f3 c5 b6 a5 d6",
+        "e3 g3 g4 e5 f5 e2 f2",
+        "b2",
+        'w',
+        [0, 0],
+        0,
+    );
+    println!("{}", Diamond.render(&p));
+}
+
+/// Plays `games` games of a `depth`-ply search against uniformly random moves, alternating
+/// colours; returns (search wins, draws, losses).
+fn search_vs_random(depth: u32, games: u32, seed: u64) -> (u32, u32, u32) {
+    let g = Diamond;
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut tally = (0, 0, 0);
+    for i in 0..games {
+        let engine = (i % 2) as usize;
+        let mut p = g.start();
+        let mut tracker = DrawTracker::new(p.hash);
+        let result = loop {
+            if let Some(t) = outcome(&g, &p, &tracker) {
+                break t.outcome;
+            }
+            let mut moves = Vec::new();
+            g.legal_moves(&p, &mut moves);
+            let m = if p.stm == engine {
+                negamax(&g, &p, depth, -100_000, 100_000).1.unwrap()
+            } else {
+                moves[rng.gen_range(0..moves.len())]
+            };
+            let progress = g.is_progress(&p, m);
+            p = g.make(&p, m);
+            tracker.push(p.hash, progress);
+        };
+        match result {
+            Outcome::Draw => tally.1 += 1,
+            Outcome::Win(s) if s.index() == engine => tally.0 += 1,
+            Outcome::Win(_) => tally.2 += 1,
+        }
+    }
+    tally
+}
+
+#[test]
+fn one_ply_search_beats_random_play() {
+    let (w, d, l) = search_vs_random(1, 20, 4);
+    assert!(w >= 18 && l == 0, "{w} {d} {l}");
+}
+
+#[test]
+#[ignore]
+fn diamond_search_vs_random() {
+    for depth in 1..=3 {
+        println!("depth {depth}: {:?}", search_vs_random(depth, 20, 8));
+    }
+}
+
+#[test]
+#[ignore]
+fn diamond_deeper_beats_shallower() {
+    let g = Diamond;
+    let mut rng = SmallRng::seed_from_u64(21);
+    let (deep, shallow) = (3, 1);
+    let mut tally = (0, 0, 0);
+    for i in 0..20 {
+        let deep_side = i % 2;
+        let mut p = g.start();
+        // Two random opening placements (no swap) so that the games differ.
+        for _ in 0..2 {
+            let e: Vec<usize> = Bits(p.empty()).collect();
+            p = g.make(&p, Move::Place(e[rng.gen_range(0..e.len())] as u8));
+        }
+        let mut tracker = DrawTracker::new(p.hash);
+        let mut plies = 0;
+        let result = loop {
+            if let Some(t) = outcome(&g, &p, &tracker) {
+                break t.outcome;
+            }
+            let d = if p.stm == deep_side { deep } else { shallow };
+            let m = negamax(&g, &p, d, -100_000, 100_000).1.unwrap();
+            let progress = g.is_progress(&p, m);
+            p = g.make(&p, m);
+            tracker.push(p.hash, progress);
+            plies += 1;
+        };
+        match result {
+            Outcome::Draw => tally.1 += 1,
+            Outcome::Win(s) if s.index() == deep_side => tally.0 += 1,
+            Outcome::Win(_) => tally.2 += 1,
+        }
+        println!("game {i}: {result:?} after {plies} plies (deep plays {deep_side})");
+    }
+    println!("depth {deep} vs {shallow}: {tally:?}");
+}
