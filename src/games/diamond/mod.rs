@@ -10,8 +10,6 @@ mod position;
 pub mod suites;
 
 #[cfg(test)]
-mod reference;
-#[cfg(test)]
 mod tests;
 
 use rand::rngs::SmallRng;
