@@ -1,13 +1,30 @@
-//! Diamond — placeholder until the rules land (see ../shared/rules/diamond.md).
+//! Diamond (Larry Back): make a square of four on the 62-point snub-square board.
+//! Rules: `shared/rules/diamond.md`. Black (P1) moves first; White (P2) may `swap` once.
 
-use super::{Game, Outcome, RuleError, Side, Terminal};
+mod board;
+mod eval;
+mod movegen;
+mod notation;
+mod playout;
+mod position;
+pub mod suites;
+
+#[cfg(test)]
+mod tests;
+
+use rand::rngs::SmallRng;
+
+use super::{DrawRules, Game, Outcome, RuleError, Side, Terminal};
+
+pub use movegen::Move;
+pub use position::Pos;
 
 #[derive(Clone, Debug, Default)]
 pub struct Diamond;
 
 impl Game for Diamond {
-    type Pos = ();
-    type Move = u32;
+    type Pos = Pos;
+    type Move = Move;
 
     fn name(&self) -> &'static str {
         "diamond"
@@ -15,39 +32,63 @@ impl Game for Diamond {
     fn side_names(&self) -> [&'static str; 2] {
         ["black", "white"]
     }
-    fn start(&self) -> Self::Pos {}
-    fn side_to_move(&self, _pos: &Self::Pos) -> Side {
-        Side::P1
+    fn start(&self) -> Pos {
+        Pos::start()
     }
-    fn legal_moves(&self, _pos: &Self::Pos, _out: &mut Vec<Self::Move>) {}
-    fn make(&self, _pos: &Self::Pos, _mv: Self::Move) -> Self::Pos {}
-    fn hash(&self, _pos: &Self::Pos) -> u64 {
-        0
+    fn side_to_move(&self, pos: &Pos) -> Side {
+        playout::side_of(pos.stm)
     }
-    fn terminal(&self, _pos: &Self::Pos) -> Option<Terminal> {
-        None
+    fn legal_moves(&self, pos: &Pos, out: &mut Vec<Move>) {
+        movegen::legal_moves(pos, out)
     }
-    fn no_moves(&self, _pos: &Self::Pos) -> Terminal {
-        Terminal::new(Outcome::Draw, "not implemented")
+    fn make(&self, pos: &Pos, mv: Move) -> Pos {
+        movegen::make(pos, mv)
     }
-    fn format_move(&self, _pos: &Self::Pos, mv: Self::Move) -> String {
-        mv.to_string()
+    fn hash(&self, pos: &Pos) -> u64 {
+        pos.hash
     }
-    fn parse_move(&self, _pos: &Self::Pos, text: &str) -> Result<Self::Move, RuleError> {
-        Err(RuleError::Syntax(text.to_string()))
+    fn terminal(&self, pos: &Pos) -> Option<Terminal> {
+        playout::terminal(pos)
     }
-    fn format_position(&self, _pos: &Self::Pos) -> String {
-        String::from("-")
+    fn no_moves(&self, _pos: &Pos) -> Terminal {
+        Terminal::new(Outcome::Draw, "no-moves")
     }
-    fn parse_position(&self, text: &str) -> Result<Self::Pos, RuleError> {
-        Err(RuleError::InvalidPosition(format!(
-            "'{text}': diamond is not implemented yet"
-        )))
+    fn draw_rules(&self) -> DrawRules {
+        // The 50-ply rule lives in the position's counter (see `terminal`).
+        DrawRules {
+            repetition: Some(3),
+            no_progress_plies: None,
+            search_repetition: false,
+        }
     }
-    fn render(&self, _pos: &Self::Pos) -> String {
-        String::from("(no board)")
+    fn is_progress(&self, pos: &Pos, mv: Move) -> bool {
+        movegen::is_progress(pos, mv)
     }
-    fn evaluate(&self, _pos: &Self::Pos) -> i32 {
-        0
+    fn format_move(&self, pos: &Pos, mv: Move) -> String {
+        notation::format_move(pos, mv)
+    }
+    fn parse_move(&self, pos: &Pos, text: &str) -> Result<Move, RuleError> {
+        notation::parse_move(pos, text)
+    }
+    fn format_position(&self, pos: &Pos) -> String {
+        pos.to_fen()
+    }
+    fn parse_position(&self, text: &str) -> Result<Pos, RuleError> {
+        Pos::from_fen(text)
+    }
+    fn render(&self, pos: &Pos) -> String {
+        pos.render()
+    }
+    fn evaluate(&self, pos: &Pos) -> i32 {
+        eval::evaluate(pos)
+    }
+    fn order_hint(&self, pos: &Pos, mv: Move) -> i32 {
+        eval::order_hint(pos, mv)
+    }
+    fn perft(&self, pos: &Pos, depth: u32) -> u64 {
+        playout::perft(pos, depth)
+    }
+    fn playout(&self, pos: &Pos, rng: &mut SmallRng, max_plies: u32) -> Outcome {
+        playout::playout(pos, rng, max_plies)
     }
 }

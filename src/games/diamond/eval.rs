@@ -1,0 +1,293 @@
+//! Static evaluation and move-ordering hints.
+//!
+//! Scale: about 100 per piece of material. Squares are the goal, so most terms look at the 24
+//! squares: how many corners each side holds in squares the other side cannot spoil (no enemy or
+//! neutral corner), which empty corners would complete one next move (threats), and forks.
+
+use super::board::{adj, capture_of, square_through, Bits, PointSet, NEIGHBOURS, TABLES};
+use super::movegen::{placing, Move};
+use super::position::Pos;
+
+/// The side to move completes a square next move.
+pub const WIN_NEXT: i32 = 9_000;
+/// The opponent has two threats and the side to move places (it can stop only one).
+const LOSS_NEXT: i32 = 8_000;
+/// The side to move places on a point making two threats at once, the opponent having none.
+const FORK_WIN: i32 = 6_000;
+/// One opponent threat in the movement phase that nothing of ours can reach or capture.
+const UNSTOPPABLE: i32 = 7_000;
+/// Two opponent threats in the movement phase: usually lost, but a capture may break both.
+const DOUBLE_THREAT: i32 = 2_500;
+
+const MATERIAL: i32 = 120;
+/// By corners held in a square the opponent cannot spoil.
+const SQUARE_WEIGHT: [i32; 4] = [0, 6, 24, 70];
+const TEMPO: i32 = 8;
+const MOBILITY: i32 = 3;
+const CAPTURE_NOW: i32 = 70;
+const PIECE_HANGING: i32 = 30;
+const OPP_THREAT: i32 = 40;
+const OPP_FORK_POINT: i32 = 60;
+
+/// What one side could do on its next move.
+#[derive(Default, Clone, Copy)]
+pub struct SideView {
+    /// Empty points that would complete one of its squares next move.
+    pub threats: u64,
+    /// Steps available (movement phase only).
+    pub steps: u32,
+    /// Enemy pieces it could capture with one step.
+    pub capturable: u64,
+    /// Sum of square weights over squares it can still win.
+    pub squares: i32,
+    /// Points where a placement would create two threats (placement phase only).
+    pub forks: u64,
+}
+
+/// Corner counts of every square at once: bit k of the result's `k`-th word is set at each
+/// square's lower-left point when the count has bit k (a 4-input bitwise adder).
+#[inline]
+fn corner_counts(bb: u64) -> [u64; 3] {
+    let (a, b, c, d) = (bb, bb >> 1, bb >> 8, bb >> 9);
+    let (s1, c1, s2, c2) = (a ^ b, a & b, c ^ d, c & d);
+    let carry = s1 & s2;
+    [s1 ^ s2, c1 ^ c2 ^ carry, (c1 & c2) | (carry & (c1 ^ c2))]
+}
+
+/// The square whose lower-left corner is `ll`.
+#[inline]
+fn square_at(ll: usize) -> u64 {
+    0x303u64 << (ll & 63)
+}
+
+pub fn side_view(pos: &Pos, side: usize) -> SideView {
+    let own = pos.pieces[side];
+    let spoil = pos.pieces[side ^ 1] | pos.neutral;
+    let empty = pos.empty();
+    let places = pos.hand[side] > 0;
+    let mut v = SideView::default();
+    let free = TABLES.square_ll & !(spoil | spoil >> 1 | spoil >> 8 | spoil >> 9);
+    let [b0, b1, b2] = corner_counts(own);
+    let one = free & b0 & !b1 & !b2;
+    let two = free & !b0 & b1 & !b2;
+    let three = free & b0 & b1;
+    v.squares = SQUARE_WEIGHT[1] * one.count_ones() as i32
+        + SQUARE_WEIGHT[2] * two.count_ones() as i32
+        + SQUARE_WEIGHT[3] * three.count_ones() as i32;
+    for ll in Bits(three) {
+        let q = square_at(ll);
+        let e = q & !own;
+        if places || adj(e.trailing_zeros() as usize) & own & !q != 0 {
+            v.threats |= e;
+        }
+    }
+    if places {
+        // Empty points that turn two 2-corner squares into 3-corner ones at once.
+        let mut once = 0u64;
+        for ll in Bits(two) {
+            let open = square_at(ll) & !own;
+            v.forks |= once & open;
+            once |= open;
+        }
+    } else {
+        let reach = capture_reach(pos.pieces[side ^ 1]);
+        for from in Bits(own) {
+            for &to in &NEIGHBOURS[from] {
+                v.steps += ((empty >> to) & 1) as u32;
+            }
+            for to in Bits(adj(from) & empty & reach) {
+                let after = (own & !(1u64 << from)) | (1u64 << to);
+                if let Some(c) = capture_of(after, pos.pieces[side ^ 1], to) {
+                    v.capturable |= 1u64 << c;
+                }
+            }
+        }
+    }
+    v
+}
+
+/// Points next to (in a triangle with) some enemy piece: the only steps that can capture.
+fn capture_reach(enemy: u64) -> u64 {
+    let mut m = 0;
+    for e in Bits(enemy) {
+        m |= TABLES.tri_mates[e];
+    }
+    m
+}
+
+pub fn evaluate(pos: &Pos) -> i32 {
+    let s = pos.stm;
+    let me = side_view(pos, s);
+    if me.threats != 0 {
+        return WIN_NEXT;
+    }
+    let them = side_view(pos, s ^ 1);
+    let i_place = placing(pos);
+    if them.threats.count_ones() >= 2 {
+        return if i_place { -LOSS_NEXT } else { -DOUBLE_THREAT };
+    }
+    if them.threats != 0 && !i_place && !can_stop(pos, them.threats, me.capturable) {
+        return -UNSTOPPABLE;
+    }
+    if pos.hand[s] == 1 && pos.hand[s ^ 1] == 0 && last_placement_wins(pos, them.capturable) {
+        return FORK_WIN;
+    }
+    // The fork needs a second placement to cash in, and an opponent that cannot capture.
+    if pos.hand[s] >= 2 && pos.hand[s ^ 1] > 0 && them.threats == 0 && me.forks != 0 {
+        return FORK_WIN;
+    }
+    let mut v = 0;
+    let material = |side: usize| pos.pieces[side].count_ones() as i32 + pos.hand[side] as i32;
+    v += MATERIAL * (material(s) - material(s ^ 1));
+    v += me.squares - them.squares;
+    v += MOBILITY * (me.steps as i32 - them.steps as i32);
+    if me.capturable != 0 {
+        v += CAPTURE_NOW;
+    }
+    v -= PIECE_HANGING * them.capturable.count_ones() as i32;
+    if them.threats != 0 {
+        v -= OPP_THREAT;
+    }
+    // Two fork points cannot both be taken away with one placement (unless they share squares).
+    v -= OPP_FORK_POINT * them.forks.count_ones().min(3) as i32;
+    if i_place {
+        v += TEMPO;
+    }
+    v
+}
+
+/// The side to move places its last piece while the opponent already steps: is there a
+/// placement that makes a three-corner square, with a piece ready to step into the fourth
+/// corner, that the opponent can neither reach nor break by a capture?
+fn last_placement_wins(pos: &Pos, their_captures: u64) -> bool {
+    let s = pos.stm;
+    let own = pos.pieces[s];
+    let spoil = pos.pieces[s ^ 1] | pos.neutral;
+    let free = TABLES.square_ll & !(spoil | spoil >> 1 | spoil >> 8 | spoil >> 9);
+    let [b0, b1, b2] = corner_counts(own);
+    for ll in Bits(free & !b0 & b1 & !b2) {
+        let q = square_at(ll);
+        let open = q & !own;
+        for p in Bits(open) {
+            let e = open & !(1u64 << p);
+            let ei = e.trailing_zeros() as usize;
+            if adj(ei) & own & !q == 0 {
+                continue;
+            }
+            let mut after = *pos;
+            after.pieces[s] |= 1u64 << p;
+            after.hand[s] = 0;
+            after.stm ^= 1;
+            if !can_stop(&after, e, their_captures) {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// Whether the side to move (stepping) can stop the opponent's single threat on `point`: step
+/// onto it, or capture a corner of the square or its only feeder.
+fn can_stop(pos: &Pos, point: u64, capturable: u64) -> bool {
+    let s = pos.stm;
+    let opp = pos.pieces[s ^ 1];
+    let e = point.trailing_zeros() as usize;
+    if adj(e) & pos.pieces[s] != 0 {
+        return true;
+    }
+    let mut corners = 0u64;
+    let n = TABLES.squares_of_len[e & 63] as usize;
+    for &q in TABLES.squares_of[e & 63].iter().take(n) {
+        if q & opp == q & !point {
+            corners |= q & opp;
+        }
+    }
+    let feeders = adj(e) & opp & !corners;
+    capturable & corners != 0 || (feeders & (feeders - 1) == 0 && capturable & feeders != 0)
+}
+
+/// Whether taking Black's first piece (the pie rule) is worth it: a piece in two squares is
+/// worth more than moving first; a piece on the rim or in a corner is not.
+pub fn swap_worth(pos: &Pos) -> bool {
+    let p = pos.pieces[0].trailing_zeros() as usize;
+    p < 64 && TABLES.squares_of_len[p] >= 2
+}
+
+/// Threat-aware ordering: complete a square, block a three-corner square, capture, build.
+pub fn order_hint(pos: &Pos, mv: Move) -> i32 {
+    let s = pos.stm;
+    let own = pos.pieces[s];
+    let opp = pos.pieces[s ^ 1];
+    let (from, to) = match mv {
+        Move::Swap => return if swap_worth(pos) { 50_000 } else { -50_000 },
+        Move::Remove(n) => return removal_hint(pos, n as usize),
+        Move::Place(to) => (None, to as usize & 63),
+        Move::Step(from, to) => (Some(from as usize & 63), to as usize & 63),
+    };
+    let after = match from {
+        Some(f) => (own & !(1u64 << f)) | (1u64 << to),
+        None => own | (1u64 << to),
+    };
+    if square_through(after, to) {
+        return 1_000_000;
+    }
+    let mut score = 0;
+    let n = TABLES.squares_of_len[to] as usize;
+    for &q in TABLES.squares_of[to].iter().take(n) {
+        let theirs = (q & opp).count_ones();
+        let mine = (q & after).count_ones() as usize;
+        let spoilt = q & (opp | pos.neutral) != 0;
+        if theirs == 3 {
+            score += 200_000;
+        } else if theirs == 2 && q & pos.neutral == 0 && mine == 1 {
+            score += 300;
+        }
+        if !spoilt {
+            score += [0, 10, 100, 20_000][mine.min(3)];
+        }
+    }
+    if let Some(f) = from {
+        let n = TABLES.squares_of_len[f] as usize;
+        for &q in TABLES.squares_of[f].iter().take(n) {
+            if q.has(to) {
+                continue;
+            }
+            let theirs = (q & opp).count_ones();
+            if theirs == 3 {
+                // Stepping out of the square lets the opponent fill it.
+                score -= 150_000;
+            } else if q & (opp | pos.neutral) == 0 && (q & own).count_ones() >= 2 {
+                score -= 50;
+            }
+        }
+        if let Some(c) = capture_of(after, opp, to) {
+            score += 100_000;
+            let n = TABLES.squares_of_len[c] as usize;
+            if TABLES.squares_of[c]
+                .iter()
+                .take(n)
+                .any(|&q| (q & opp).count_ones() >= 3)
+            {
+                score += 150_000;
+            }
+        }
+    }
+    score
+}
+
+fn removal_hint(pos: &Pos, n: usize) -> i32 {
+    // Worth it when the neutral piece spoils one of our squares rather than theirs.
+    let s = pos.stm;
+    let mut score = 0;
+    let k = TABLES.squares_of_len[n] as usize;
+    for &q in TABLES.squares_of[n].iter().take(k) {
+        let rest = q & !(1u64 << n);
+        if rest & (pos.neutral | pos.pieces[s ^ 1]) == 0 {
+            score += 40 * (rest & pos.pieces[s]).count_ones() as i32;
+        }
+        if rest & (pos.neutral | pos.pieces[s]) == 0 {
+            score -= 40 * (rest & pos.pieces[s ^ 1]).count_ones() as i32;
+        }
+    }
+    score
+}
