@@ -1,21 +1,114 @@
-//! Pods — placeholder until the rules land (see ../shared/rules/pods.md).
+//! Pods ("Pod Cave", Vincent Everaert 2010), standard and advanced rules
+//! (see /work/shared/rules/pods.md).
+//!
+//! The board's missing lines and the pod table are data (`pods.dat`, replaceable at run time);
+//! the `Pods` value carries them with tables precomputed for the four rotations.
 
-use super::{Game, Outcome, RuleError, Side, Terminal};
+use std::sync::{Arc, Mutex};
 
-#[derive(Clone, Debug, Default)]
+use rand::rngs::SmallRng;
+
+use super::{DrawRules, Game, Outcome, RuleError, Side, Terminal};
+
+pub mod board;
+pub mod data;
+mod eval;
+pub mod movegen;
+mod notation;
+pub mod position;
+pub mod solver;
+#[cfg(test)]
+mod tests;
+
+use board::Tables;
+pub use data::{DataError, PodsData};
+pub use movegen::PodsMove;
+pub use position::Pos;
+use solver::SolveCache;
+
+#[derive(Clone, Debug)]
 pub struct Pods {
     pub advanced: bool,
+    data: Arc<PodsData>,
+    tables: Arc<Tables>,
+    /// Rotation (quarter turns) of the start position `clear_board` gives.
+    start_rot: u8,
+    /// Root solutions already proven, so repeated root calls of one search do not re-solve.
+    cache: Arc<Mutex<SolveCache>>,
+}
+
+impl Default for Pods {
+    fn default() -> Pods {
+        Pods::new(false)
+    }
 }
 
 impl Pods {
     pub fn new(advanced: bool) -> Pods {
-        Pods { advanced }
+        Pods::with_data(advanced, PodsData::builtin())
+    }
+
+    pub fn with_data(advanced: bool, data: PodsData) -> Pods {
+        let tables = Tables::new(&data);
+        Pods {
+            advanced,
+            data: Arc::new(data),
+            tables: Arc::new(tables),
+            start_rot: 0,
+            cache: Arc::default(),
+        }
+    }
+
+    /// Game with data parsed from `text` (same shape as the built-in file).
+    pub fn from_data_str(advanced: bool, text: &str) -> Result<Pods, DataError> {
+        Ok(Pods::with_data(advanced, PodsData::parse(text, "string")?))
+    }
+
+    /// Replaces the data by the file's; on any error the current data stays.
+    pub fn load_data_file(&mut self, path: &str) -> anyhow::Result<()> {
+        let data = PodsData::load(path).map_err(|e| anyhow::anyhow!("pods data {path}: {e}"))?;
+        self.set_data(data);
+        Ok(())
+    }
+
+    pub fn set_data(&mut self, data: PodsData) {
+        self.tables = Arc::new(Tables::new(&data));
+        self.data = Arc::new(data);
+        self.cache = Arc::default();
+    }
+
+    pub fn data(&self) -> &PodsData {
+        &self.data
+    }
+
+    /// Start position with the line pattern turned by `degrees` (0, 90, 180 or 270).
+    pub fn start_rotated(&self, degrees: u32) -> Option<Pos> {
+        match degrees {
+            0 | 90 | 180 | 270 => Some(Pos::start((degrees / 90) as u8)),
+            _ => None,
+        }
+    }
+
+    /// Start position string for a rotation, e.g. for randomly rotated games.
+    pub fn start_string(degrees: u32) -> Option<String> {
+        match degrees {
+            0 | 90 | 180 | 270 => Some(position::format(&Pos::start((degrees / 90) as u8))),
+            _ => None,
+        }
+    }
+
+    fn side_of(colour: usize) -> Side {
+        if colour == 0 {
+            Side::P1
+        } else {
+            Side::P2
+        }
     }
 }
 
 impl Game for Pods {
-    type Pos = ();
-    type Move = u32;
+    type Pos = Pos;
+    type Move = PodsMove;
 
     fn name(&self) -> &'static str {
         if self.advanced {
@@ -27,39 +120,129 @@ impl Game for Pods {
     fn side_names(&self) -> [&'static str; 2] {
         ["white", "black"]
     }
-    fn start(&self) -> Self::Pos {}
-    fn side_to_move(&self, _pos: &Self::Pos) -> Side {
-        Side::P1
+    fn start(&self) -> Pos {
+        Pos::start(self.start_rot)
     }
-    fn legal_moves(&self, _pos: &Self::Pos, _out: &mut Vec<Self::Move>) {}
-    fn make(&self, _pos: &Self::Pos, _mv: Self::Move) -> Self::Pos {}
-    fn hash(&self, _pos: &Self::Pos) -> u64 {
-        0
+    fn side_to_move(&self, pos: &Pos) -> Side {
+        Pods::side_of(usize::from(pos.side))
     }
-    fn terminal(&self, _pos: &Self::Pos) -> Option<Terminal> {
+    fn legal_moves(&self, pos: &Pos, out: &mut Vec<PodsMove>) {
+        self.tables.gen_moves(pos, self.advanced, out);
+    }
+    fn make(&self, pos: &Pos, mv: PodsMove) -> Pos {
+        self.tables.make(pos, mv, self.advanced)
+    }
+    fn hash(&self, pos: &Pos) -> u64 {
+        pos.hash
+    }
+    fn terminal(&self, pos: &Pos) -> Option<Terminal> {
+        if self.advanced && self.tables.hand_emptied(pos) {
+            let winner = Pods::side_of(usize::from(pos.side ^ 1));
+            return Some(Terminal::new(Outcome::Win(winner), "hand-empty"));
+        }
         None
     }
-    fn no_moves(&self, _pos: &Self::Pos) -> Terminal {
-        Terminal::new(Outcome::Draw, "not implemented")
+    fn no_moves(&self, pos: &Pos) -> Terminal {
+        let winner = Pods::side_of(usize::from(pos.side ^ 1));
+        Terminal::new(Outcome::Win(winner), "no-moves")
     }
-    fn format_move(&self, _pos: &Self::Pos, mv: Self::Move) -> String {
-        mv.to_string()
+    fn draw_rules(&self) -> DrawRules {
+        DrawRules {
+            repetition: None,
+            no_progress_plies: None,
+            search_repetition: self.advanced,
+        }
     }
-    fn parse_move(&self, _pos: &Self::Pos, text: &str) -> Result<Self::Move, RuleError> {
-        Err(RuleError::Syntax(text.to_string()))
+    fn is_progress(&self, pos: &Pos, mv: PodsMove) -> bool {
+        if !self.advanced {
+            // Every standard move fills a point for good.
+            return true;
+        }
+        // Only a pod leaving the game is certainly irreversible: hands refill on removal.
+        let in_play = |p: &Pos| {
+            (p.occ[0] | p.occ[1]).count_ones() + p.hand[0].count_ones() + p.hand[1].count_ones()
+        };
+        in_play(&self.make(pos, mv)) < in_play(pos)
     }
-    fn format_position(&self, _pos: &Self::Pos) -> String {
-        String::from("-")
+
+    fn format_move(&self, _pos: &Pos, mv: PodsMove) -> String {
+        notation::format(mv)
     }
-    fn parse_position(&self, text: &str) -> Result<Self::Pos, RuleError> {
-        Err(RuleError::InvalidPosition(format!(
-            "'{text}': pods-standard is not implemented yet"
-        )))
+    fn parse_move(&self, pos: &Pos, text: &str) -> Result<PodsMove, RuleError> {
+        notation::parse(self, pos, text)
     }
-    fn render(&self, _pos: &Self::Pos) -> String {
-        String::from("(no board)")
+    fn format_position(&self, pos: &Pos) -> String {
+        position::format(pos)
     }
-    fn evaluate(&self, _pos: &Self::Pos) -> i32 {
-        0
+    fn parse_position(&self, text: &str) -> Result<Pos, RuleError> {
+        position::parse(text)
+    }
+    fn render(&self, pos: &Pos) -> String {
+        position::render(pos, self.tables.geo(pos))
+    }
+
+    fn evaluate(&self, pos: &Pos) -> i32 {
+        if self.advanced {
+            eval::advanced(&self.tables, pos)
+        } else {
+            eval::standard(&self.tables, pos)
+        }
+    }
+    fn order_hint(&self, pos: &Pos, mv: PodsMove) -> i32 {
+        eval::order_hint(&self.tables, pos, mv, self.advanced)
+    }
+    fn root_moves(&self, pos: &Pos, out: &mut Vec<PodsMove>) {
+        self.legal_moves(pos, out);
+        if !self.advanced {
+            solver::restrict_root(self, pos, out);
+        }
+    }
+
+    fn perft(&self, pos: &Pos, depth: u32) -> u64 {
+        self.tables.perft(pos, depth, self.advanced)
+    }
+    fn playout(&self, pos: &Pos, rng: &mut SmallRng, max_plies: u32) -> Outcome {
+        match self.tables.playout(pos, self.advanced, rng, max_plies) {
+            Some(colour) => Outcome::Win(Pods::side_of(colour)),
+            None => Outcome::Draw,
+        }
+    }
+
+    fn set_option(&mut self, name: &str, value: &str) -> Result<bool, RuleError> {
+        match name {
+            "pods_data" => {
+                let value = value.trim();
+                if value == "builtin" {
+                    self.set_data(PodsData::builtin());
+                    return Ok(true);
+                }
+                let data = PodsData::load(value)
+                    .map_err(|e| RuleError::Option(format!("pods_data {value}: {e}")))?;
+                self.set_data(data);
+                Ok(true)
+            }
+            "pods_rotation" => {
+                let degrees = value.trim().parse::<u32>().ok();
+                match degrees.and_then(|d| self.start_rotated(d)) {
+                    Some(pos) => {
+                        self.start_rot = pos.rot;
+                        Ok(true)
+                    }
+                    None => Err(RuleError::Option(format!(
+                        "pods_rotation '{value}': expected 0, 90, 180 or 270"
+                    ))),
+                }
+            }
+            _ => Ok(false),
+        }
+    }
+    fn options(&self) -> Vec<(&'static str, String)> {
+        vec![
+            ("pods_data", self.data.source.clone()),
+            (
+                "pods_rotation",
+                (u32::from(self.start_rot) * 90).to_string(),
+            ),
+        ]
     }
 }

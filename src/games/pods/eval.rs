@@ -1,0 +1,110 @@
+//! Static evaluation (side to move's view, about 100 per unit) and move-ordering hints.
+
+use super::board::Tables;
+use super::movegen::PodsMove;
+use super::position::Pos;
+
+/// Keeps evaluations well inside the search's `EVAL_LIMIT`.
+const CLAMP: i32 = 15_000;
+
+/// What one side could still place, for the standard evaluation.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Room {
+    /// Points where the side has at least one legal placement.
+    pub points: u64,
+    /// Legal (pod, point) pairs.
+    pub pairs: u32,
+    pub hand: u32,
+}
+
+pub fn room(t: &Tables, pos: &Pos, colour: usize) -> Room {
+    let mut r = Room {
+        hand: pos.hand[colour].count_ones(),
+        ..Room::default()
+    };
+    t.for_each_placement(pos, colour, false, |q, pods| {
+        r.points |= 1 << q;
+        r.pairs += pods.count_ones();
+    });
+    r
+}
+
+/// Standard Pods is won by whoever still has a safe placement when the other has none. Points
+/// only one side can use are that side's reserve; points both can use go to whoever takes them
+/// first, so the side to move gets the odd one. Each side can use no more points than it has
+/// pods in hand.
+pub fn standard(t: &Tables, pos: &Pos) -> i32 {
+    let me = usize::from(pos.side);
+    let a = room(t, pos, me);
+    let b = room(t, pos, me ^ 1);
+    let only_a = (a.points & !b.points).count_ones();
+    let only_b = (b.points & !a.points).count_ones();
+    let shared = (a.points & b.points).count_ones();
+    let mine = (only_a + shared.div_ceil(2)).min(a.hand) as i32;
+    let theirs = (only_b + shared / 2).min(b.hand) as i32;
+    // More pods per point means the point survives more of the opponent's replies.
+    let depth = (a.pairs as i32 - b.pairs as i32).clamp(-40, 40);
+    let v = 100 * (mine - theirs) + 40 * (only_a as i32 - only_b as i32) + 2 * depth - 50;
+    v.clamp(-CLAMP, CLAMP)
+}
+
+/// Pods of `colour` with exactly one unblocked leg: one pod on that point removes them.
+fn at_risk(t: &Tables, pos: &Pos, colour: usize) -> i32 {
+    let g = t.geo(pos);
+    let occ = pos.all();
+    let mut n = 0;
+    let mut bits = pos.occ[colour];
+    while bits != 0 {
+        let p = bits.trailing_zeros() as usize;
+        bits &= bits - 1;
+        if let Some((c, letter)) = pos.pod_at(p) {
+            let free = t.legs[c][letter].all & g.free_dirs(p, occ);
+            if free.count_ones() == 1 {
+                n += 1;
+            }
+        }
+    }
+    n
+}
+
+/// Advanced Pods is won by emptying the hand: fewer pods in hand is the main term, then pods
+/// that one enemy move could block off the board, then mobility.
+pub fn advanced(t: &Tables, pos: &Pos) -> i32 {
+    let me = usize::from(pos.side);
+    let op = me ^ 1;
+    let hand_me = pos.hand[me].count_ones() as i32;
+    let hand_op = pos.hand[op].count_ones() as i32;
+    let mob_me = t.count_moves(pos, me, true) as i32;
+    let mob_op = t.count_moves(pos, op, true) as i32;
+    let risk = at_risk(t, pos, me) - at_risk(t, pos, op);
+    let mut v = 100 * (hand_op - hand_me) - 30 * risk + 3 * (mob_me - mob_op).clamp(-60, 60);
+    // A hand that cannot be placed from is stuck until the board changes.
+    let stuck = |colour: usize| {
+        let mut any = false;
+        t.for_each_placement(pos, colour, true, |_, _| any = true);
+        pos.hand[colour] != 0 && !any
+    };
+    if stuck(me) {
+        v -= 40;
+    }
+    if stuck(op) {
+        v += 40;
+    }
+    v.clamp(-CLAMP, CLAMP)
+}
+
+/// Placements that attack many empty points take room from the opponent; in advanced play,
+/// placing (emptying the hand) comes before moving.
+pub fn order_hint(t: &Tables, pos: &Pos, mv: PodsMove, advanced: bool) -> i32 {
+    match mv {
+        PodsMove::Place { pod, to } => {
+            let g = t.geo(pos);
+            let occ = pos.all();
+            let colour = usize::from(pos.side);
+            let att = t.attacks_from(g, colour, usize::from(pod), usize::from(to), occ);
+            let base = if advanced { 50 } else { 0 };
+            base + 10 * (att & !occ).count_ones() as i32
+        }
+        PodsMove::Step { .. } => 0,
+    }
+}

@@ -1,0 +1,183 @@
+//! Exact solver for standard Pods: the game always ends (every move fills a point) and has no
+//! draws, so a win/loss negamax with a transposition table proves the endgame. The search uses
+//! it through `root_moves`: when the root is proven won, only the winning move is offered.
+
+use super::board::Tables;
+use super::movegen::PodsMove;
+use super::position::Pos;
+use super::Pods;
+
+/// Nodes the root solver may spend per position (a fraction of a second).
+pub const ROOT_NODE_LIMIT: u64 = 400_000;
+/// The root solver is tried only when both sides together have at most this many points left
+/// to place on; earlier it would only burn its budget.
+const ROOT_GATE_POINTS: u32 = 14;
+const CACHE_SIZE: usize = 64;
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Solution {
+    /// The side to move wins with perfect play.
+    pub win: bool,
+    /// A winning move when `win`; otherwise the move that holds out longest in node count
+    /// terms is not tracked, so any legal move (or `None` when there is none).
+    pub best: Option<PodsMove>,
+    /// Nodes searched.
+    pub nodes: u64,
+}
+
+/// Recent root verdicts (`None` = budget ran out), keyed by position hash.
+#[derive(Debug, Default)]
+pub struct SolveCache {
+    entries: Vec<(u64, Option<Solution>)>,
+}
+
+impl SolveCache {
+    fn get(&self, hash: u64) -> Option<Option<Solution>> {
+        self.entries.iter().find(|e| e.0 == hash).map(|e| e.1)
+    }
+    fn put(&mut self, hash: u64, value: Option<Solution>) {
+        if self.entries.len() >= CACHE_SIZE {
+            self.entries.remove(0);
+        }
+        self.entries.push((hash, value));
+    }
+}
+
+const EMPTY: u64 = 0;
+
+struct Solver<'a> {
+    t: &'a Tables,
+    /// Hash with its two low bits replaced by "used" (bit 1) and the verdict (bit 0), so an
+    /// all-zero slot is empty.
+    tt: Vec<u64>,
+    mask: usize,
+    nodes: u64,
+    limit: u64,
+}
+
+impl Solver<'_> {
+    fn probe(&self, hash: u64) -> Option<bool> {
+        let e = self.tt[(hash as usize) & self.mask];
+        if e != EMPTY && (e & !3) == (hash & !3) {
+            Some(e & 1 == 1)
+        } else {
+            None
+        }
+    }
+
+    fn store(&mut self, hash: u64, win: bool) {
+        let idx = (hash as usize) & self.mask;
+        self.tt[idx] = (hash & !3) | 2 | u64::from(win);
+    }
+
+    /// `Some(win?)` for the side to move; `None` once the node budget is spent.
+    fn solve(&mut self, pos: &Pos, best: Option<&mut Option<PodsMove>>) -> Option<bool> {
+        if best.is_none() {
+            if let Some(v) = self.probe(pos.hash) {
+                return Some(v);
+            }
+        }
+        self.nodes += 1;
+        if self.nodes > self.limit {
+            return None;
+        }
+        let me = usize::from(pos.side);
+        let mut moves = Vec::with_capacity(64);
+        self.t.gen_moves(pos, false, &mut moves);
+        let mut kids: Vec<(i32, PodsMove, Pos)> = Vec::with_capacity(moves.len());
+        for &m in &moves {
+            let child = self.t.make(pos, m, false);
+            let replies = self.t.count_moves(&child, me ^ 1, false) as i32;
+            if replies == 0 {
+                self.store(pos.hash, true);
+                if let Some(b) = best {
+                    *b = Some(m);
+                }
+                return Some(true);
+            }
+            // Fewest replies first, then most room kept for ourselves.
+            let room = self.t.count_moves(&child, me, false) as i32;
+            kids.push((4 * replies - room, m, child));
+        }
+        kids.sort_by_key(|k| k.0);
+        for (_, m, child) in &kids {
+            if !self.solve(child, None)? {
+                self.store(pos.hash, true);
+                if let Some(b) = best {
+                    *b = Some(*m);
+                }
+                return Some(true);
+            }
+        }
+        self.store(pos.hash, false);
+        if let Some(b) = best {
+            *b = moves.first().copied();
+        }
+        Some(false)
+    }
+}
+
+impl Pods {
+    /// Exact verdict for the side to move in standard Pods, within `node_limit` nodes.
+    /// `None` for advanced Pods (it can cycle) or when the budget runs out.
+    pub fn solve(&self, pos: &Pos, node_limit: u64) -> Option<Solution> {
+        if self.advanced {
+            return None;
+        }
+        let size = (node_limit.saturating_mul(4))
+            .clamp(1 << 10, 1 << 22)
+            .next_power_of_two();
+        let mut s = Solver {
+            t: &self.tables,
+            tt: vec![EMPTY; size as usize],
+            mask: size as usize - 1,
+            nodes: 0,
+            limit: node_limit,
+        };
+        let mut best = None;
+        let win = s.solve(pos, Some(&mut best))?;
+        Some(Solution {
+            win,
+            best,
+            nodes: s.nodes,
+        })
+    }
+}
+
+/// Both sides' placement points together, a cheap measure of how much game is left.
+fn points_left(t: &Tables, pos: &Pos) -> u32 {
+    let mut pts = 0u64;
+    for colour in 0..2 {
+        t.for_each_placement(pos, colour, false, |q, _| pts |= 1 << q);
+    }
+    pts.count_ones()
+}
+
+/// Late in a standard game, keeps only a proven winning root move.
+pub fn restrict_root(game: &Pods, pos: &Pos, moves: &mut Vec<PodsMove>) {
+    if moves.len() <= 1 || points_left(&game.tables, pos) > ROOT_GATE_POINTS {
+        return;
+    }
+    let cached = game.cache.lock().ok().and_then(|c| c.get(pos.hash));
+    let verdict = match cached {
+        Some(v) => v,
+        None => {
+            let v = game.solve(pos, ROOT_NODE_LIMIT);
+            if let Ok(mut c) = game.cache.lock() {
+                c.put(pos.hash, v);
+            }
+            v
+        }
+    };
+    if let Some(Solution {
+        win: true,
+        best: Some(m),
+        ..
+    }) = verdict
+    {
+        if moves.contains(&m) {
+            moves.clear();
+            moves.push(m);
+        }
+    }
+}
