@@ -17,11 +17,10 @@ pub fn square_name(s: usize) -> String {
 /// A square token such as `c3` (already lower-case): `None` when it is not a square name at all,
 /// `Some(Err)` for a light square.
 fn parse_square_token(tok: &str) -> Option<Result<usize, RuleError>> {
-    let b = tok.as_bytes();
-    if b.len() != 2 || !(b'a'..=b'h').contains(&b[0]) || !(b'1'..=b'8').contains(&b[1]) {
+    let &[f @ b'a'..=b'h', r @ b'1'..=b'8'] = tok.as_bytes() else {
         return None;
-    }
-    let (f, r) = ((b[0] - b'a') as i32, (b[1] - b'1') as i32);
+    };
+    let (f, r) = ((f - b'a') as i32, (r - b'1') as i32);
     Some(square_at(f, r).ok_or_else(|| {
         RuleError::Illegal(format!(
             "{tok} is a light square; only dark squares are used"

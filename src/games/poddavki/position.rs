@@ -50,11 +50,10 @@ fn parse_entry(entry: &str) -> Result<(usize, bool), RuleError> {
         Some(rest) => (true, rest),
         None => (false, entry),
     };
-    let b = sq.as_bytes();
-    if b.len() != 2 || !(b'a'..=b'h').contains(&b[0]) || !(b'1'..=b'8').contains(&b[1]) {
+    let &[f @ b'a'..=b'h', r @ b'1'..=b'8'] = sq.as_bytes() else {
         return Err(invalid(format!("'{entry}' is not a square")));
-    }
-    let s = square_at((b[0] - b'a') as i32, (b[1] - b'1') as i32)
+    };
+    let s = square_at((f - b'a') as i32, (r - b'1') as i32)
         .ok_or_else(|| invalid(format!("{sq} is a light square")))?;
     Ok((s, king))
 }
