@@ -28,6 +28,10 @@ use tactics::Urgency;
 /// positional score.
 pub const WIN_NOW: i32 = 19_000;
 
+/// Ball moves a playout collects per ply. Dense positions have millions of distinct chains; past
+/// this many the playout picks among the ones found (so it is uniform only below the cap).
+const PLAYOUT_JUMPS: usize = 2_000;
+
 #[derive(Clone, Debug, Default)]
 pub struct Phutball;
 
@@ -140,7 +144,7 @@ impl Game for Phutball {
         match tactics::urgency(pos, tactics::ROOT_BUDGET) {
             Urgency::Win(m) => out.push(m),
             Urgency::Threatened(moves) if !moves.is_empty() => out.extend(moves),
-            _ => self.legal_moves(pos, out),
+            _ => tactics::root_candidates(pos, out),
         }
     }
 
@@ -176,7 +180,7 @@ impl Game for Phutball {
             }
             let free = pos.empty_placeable();
             jumps.clear();
-            movegen::push_jumps(&pos, &mut jumps);
+            movegen::push_jumps_limited(&pos, PLAYOUT_JUMPS, &mut jumps);
             let n = free.count() as usize + jumps.len();
             if n == 0 {
                 return self.no_moves(&pos).outcome;

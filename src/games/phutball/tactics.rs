@@ -8,7 +8,7 @@
 //!   verified by running the solver again. Ball moves are all checked.
 
 use super::board::{col, row, Bits, DIRS, NONE, STEP};
-use super::eval::distance;
+use super::eval::distances;
 use super::movegen::{
     make, push_jumps_limited, push_placements, scan_scoring, scoring_jump, scoring_rows,
     walk_jumps, Move, Scan, Visit, ORDER_ANY,
@@ -123,6 +123,23 @@ fn stoppers(pos: &Pos, budget: usize, first_only: bool, out: &mut Vec<Move>) {
     }
 }
 
+/// Ball moves searched at the root at most (the rest, in dense positions only, are cut).
+pub const ROOT_JUMPS: usize = 2_000;
+
+/// Root moves in a quiet position: every legal move, unless the ball has more than
+/// [`ROOT_JUMPS`] distinct moves (then all placements and the most advancing ball moves among
+/// those a bounded walk finds).
+pub fn root_candidates(pos: &Pos, out: &mut Vec<Move>) {
+    push_placements(pos, out);
+    let start = out.len();
+    push_jumps_limited(pos, ROOT_BUDGET / 10, out);
+    let jumps = &mut out[start..];
+    if jumps.len() > ROOT_JUMPS {
+        jumps.sort_by_key(|&m| (is_own_goal(pos, m), -jump_gain(pos, m)));
+        out.truncate(start + ROOT_JUMPS);
+    }
+}
+
 /// Ball moves kept at a non-root node before the rest are cut (best progress first).
 const MAX_JUMPS: usize = 48;
 
@@ -171,8 +188,7 @@ pub fn quiet_candidates(pos: &Pos, out: &mut Vec<Move>) {
             }
         }
     }
-    distance(pos, Side::P1, Some(&mut hot));
-    distance(pos, Side::P2, Some(&mut hot));
+    distances(pos, Some(&mut hot));
     for p in hot.and(&pos.empty_placeable()).iter() {
         out.push(Move::Place(p as u16));
     }

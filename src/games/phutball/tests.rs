@@ -610,9 +610,9 @@ fn evaluation_prefers_a_ladder_towards_the_goal() {
     let ahead = pos("h10", "h11 h13 h15 h17", 'r');
     let behind = pos("h10", "h9 h7 h5", 'r');
     assert!(game.evaluate(&ahead) > game.evaluate(&behind) + 200);
-    assert_eq!(super::eval::distance(&ahead, Side::P1, None), 1);
-    assert_eq!(super::eval::distance(&g().start(), Side::P1, None), 5);
-    assert_eq!(super::eval::distance(&g().start(), Side::P2, None), 5);
+    assert_eq!(super::eval::distance(&ahead, Side::P1), 1);
+    assert_eq!(super::eval::distance(&g().start(), Side::P1), 5);
+    assert_eq!(super::eval::distance(&g().start(), Side::P2), 5);
 }
 
 #[test]
@@ -698,10 +698,11 @@ fn stats_jump_counts() {
             mx = mx.max(n);
             tot += n;
         }
+        let e = t.elapsed().as_secs_f64();
         eprintln!(
-            "density {d}: max {mx} avg {} time {:?}",
+            "density {d}: max {mx} avg {} time {e:.4}s ({:.2} M distinct moves/s)",
             tot / 20,
-            t.elapsed()
+            tot as f64 / e / 1e6
         );
     }
 }
@@ -824,4 +825,201 @@ fn stop_the_threat_suite() {
         assert_eq!(a, b, "{}", s.name);
         assert!(game.evaluate(&p) > -super::WIN_NOW, "{}", s.name);
     }
+}
+
+/// Figures for the report: `cargo test --release phutball_figures -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn phutball_figures() {
+    use std::time::Instant;
+    let game = g();
+    let s = game.start();
+    for d in 1..=4 {
+        let t = Instant::now();
+        let n = game.perft(&s, d);
+        let e = t.elapsed().as_secs_f64();
+        eprintln!(
+            "perft({d}) = {n} in {e:.3}s ({:.1} M leaves/s)",
+            n as f64 / e / 1e6
+        );
+    }
+    let t = Instant::now();
+    let mut n = 0u64;
+    for p in middle_positions() {
+        n += game.perft(&p, 3);
+    }
+    eprintln!(
+        "middle perft(3) sum {n} in {:.3}s",
+        t.elapsed().as_secs_f64()
+    );
+    let mut rng = SmallRng::seed_from_u64(1);
+    let t = Instant::now();
+    let mut res = [0u32; 3];
+    let games = 2000;
+    for _ in 0..games {
+        match game.playout(&s, &mut rng, 1000) {
+            Outcome::Win(Side::P1) => res[0] += 1,
+            Outcome::Win(Side::P2) => res[1] += 1,
+            Outcome::Draw => res[2] += 1,
+        }
+    }
+    let e = t.elapsed().as_secs_f64();
+    eprintln!(
+        "{games} playouts in {e:.3}s ({:.0}/s): red {} blue {} draw {}",
+        games as f64 / e,
+        res[0],
+        res[1],
+        res[2]
+    );
+    // Search hooks on positions from random play.
+    let mut positions = Vec::new();
+    let mut p = s;
+    let mut v = Vec::new();
+    while positions.len() < 2000 {
+        if game.terminal(&p).is_some() {
+            p = s;
+        }
+        v.clear();
+        super::movegen::push_placements(&p, &mut v);
+        super::movegen::push_jumps_limited(&p, 2000, &mut v);
+        p = game.make(&p, v[rng.gen_range(0..v.len())]);
+        if game.terminal(&p).is_none() {
+            positions.push(p);
+        }
+    }
+    let t = Instant::now();
+    let mut sum = 0i64;
+    for p in &positions {
+        sum += game.evaluate(p) as i64;
+    }
+    eprintln!(
+        "evaluate: {:.1} us/pos (sum {sum})",
+        t.elapsed().as_secs_f64() * 1e6 / positions.len() as f64
+    );
+    let t = Instant::now();
+    let mut cnt = 0;
+    for p in &positions {
+        v.clear();
+        game.search_moves(p, &mut v);
+        cnt += v.len();
+    }
+    eprintln!(
+        "search_moves: {:.1} us/pos, {:.1} moves avg",
+        t.elapsed().as_secs_f64() * 1e6 / positions.len() as f64,
+        cnt as f64 / positions.len() as f64
+    );
+    let t = Instant::now();
+    for p in &positions {
+        let _ = game.winning_move(p);
+    }
+    eprintln!(
+        "winning_move: {:.2} us/pos",
+        t.elapsed().as_secs_f64() * 1e6 / positions.len() as f64
+    );
+}
+
+fn mini_negamax(
+    game: &Phutball,
+    p: &Pos,
+    depth: u32,
+    mut alpha: i32,
+    beta: i32,
+    nodes: &mut u64,
+) -> i32 {
+    *nodes += 1;
+    if let Some(t) = game.terminal(p) {
+        return match t.outcome {
+            Outcome::Win(s) if s == p.side => 30_000,
+            Outcome::Win(_) => -30_000,
+            Outcome::Draw => 0,
+        };
+    }
+    if depth == 0 {
+        return game.evaluate(p);
+    }
+    let mut v = Vec::new();
+    game.search_moves(p, &mut v);
+    v.sort_by_key(|&m| -game.order_hint(p, m));
+    let mut best = -40_000;
+    for m in v {
+        let s = -mini_negamax(game, &game.make(p, m), depth - 1, -beta, -alpha, nodes);
+        if s > best {
+            best = s;
+        }
+        alpha = alpha.max(s);
+        if alpha >= beta {
+            break;
+        }
+    }
+    best
+}
+
+fn mini_best(game: &Phutball, p: &Pos, depth: u32, nodes: &mut u64) -> Move {
+    let mut v = Vec::new();
+    game.root_moves(p, &mut v);
+    v.sort_by_key(|&m| -game.order_hint(p, m));
+    let mut best = (v[0], -50_000);
+    for m in v {
+        let s = -mini_negamax(game, &game.make(p, m), depth - 1, -50_000, -best.1, nodes);
+        if s > best.1 {
+            best = (m, s);
+        }
+    }
+    best.0
+}
+
+/// Sanity of the search hooks with a throwaway alpha-beta: `phutball_selfplay` (ignored).
+#[test]
+#[ignore]
+fn phutball_selfplay() {
+    use std::time::Instant;
+    let game = g();
+    let depth: u32 = std::env::var("PHUT_DEPTH")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(2);
+    let opp_depth: u32 = std::env::var("PHUT_OPP")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    let games: usize = std::env::var("PHUT_GAMES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(10);
+    let mut rng = SmallRng::seed_from_u64(9);
+    let mut wins = 0;
+    let t = Instant::now();
+    let mut nodes = 0u64;
+    for i in 0..games {
+        let engine_side = if i % 2 == 0 { Side::P1 } else { Side::P2 };
+        let mut p = game.start();
+        let mut plies = 0;
+        let mut result = None;
+        while plies < 300 {
+            if let Some(t) = game.terminal(&p) {
+                result = Some(t.outcome);
+                break;
+            }
+            let m = if p.side == engine_side {
+                mini_best(&game, &p, depth, &mut nodes)
+            } else if opp_depth > 0 {
+                mini_best(&game, &p, opp_depth, &mut nodes)
+            } else {
+                let mut v = Vec::new();
+                super::movegen::push_placements(&p, &mut v);
+                super::movegen::push_jumps_limited(&p, 2000, &mut v);
+                v[rng.gen_range(0..v.len())]
+            };
+            p = game.make(&p, m);
+            plies += 1;
+        }
+        if result == Some(Outcome::Win(engine_side)) {
+            wins += 1;
+        }
+        eprintln!("game {i}: engine {engine_side:?} result {result:?} after {plies} plies");
+    }
+    eprintln!(
+        "engine won {wins}/{games}; {nodes} nodes in {:.2}s",
+        t.elapsed().as_secs_f64()
+    );
 }
