@@ -137,7 +137,10 @@ pub fn with_state_set<R>(f: impl FnOnce(&mut StateSet) -> R) -> R {
         .unwrap_or_else(StateSet::new);
     set.reset();
     let r = f(&mut set);
-    POOL.with(|p| p.borrow_mut().push(set));
+    // Keep small sets for reuse; a huge one (a dense position) is not worth holding on to.
+    if set.slots.len() <= 1 << 16 {
+        POOL.with(|p| p.borrow_mut().push(set));
+    }
     r
 }
 

@@ -20,7 +20,9 @@ use crate::games::Side;
 /// NP-hard; past this the answer counts as "no").
 pub const SEARCH_BUDGET: usize = 20_000;
 /// The same at the root, asked once per search.
-pub const ROOT_BUDGET: usize = 1_000_000;
+pub const ROOT_BUDGET: usize = 300_000;
+/// Per re-check of a candidate stopper, when not exhaustive.
+const VERIFY_BUDGET: usize = 50_000;
 
 /// A ball move with which the side to move scores now (exhaustive).
 pub fn winning_move(pos: &Pos) -> Option<Move> {
@@ -45,7 +47,7 @@ pub fn is_own_goal(pos: &Pos, mv: Move) -> bool {
 /// something; without a threat it returns only the points and ball moves it happens to check.
 pub fn threat_stoppers(pos: &Pos) -> Vec<Move> {
     let mut out = Vec::new();
-    stoppers(pos, usize::MAX, false, &mut out);
+    stoppers(pos, usize::MAX, usize::MAX, false, &mut out);
     out
 }
 
@@ -68,7 +70,7 @@ pub fn urgency(pos: &Pos, budget: usize) -> Urgency {
         return Urgency::Quiet;
     }
     let mut out = Vec::new();
-    stoppers(pos, budget, false, &mut out);
+    stoppers(pos, budget, budget.min(VERIFY_BUDGET), false, &mut out);
     Urgency::Threatened(out)
 }
 
@@ -82,7 +84,7 @@ pub fn eval_facts(pos: &Pos) -> (bool, bool, bool) {
         return (false, false, false);
     }
     let mut out = Vec::new();
-    stoppers(pos, SEARCH_BUDGET, true, &mut out);
+    stoppers(pos, SEARCH_BUDGET, SEARCH_BUDGET, true, &mut out);
     (false, true, !out.is_empty())
 }
 
@@ -90,7 +92,9 @@ fn scores(pos: &Pos, side: Side, budget: usize) -> bool {
     matches!(scan_scoring(pos, side, budget), Scan::Scores(_))
 }
 
-fn stoppers(pos: &Pos, budget: usize, first_only: bool, out: &mut Vec<Move>) {
+/// `budget` bounds the walks over the position's own chains, `verify` each re-check of a
+/// candidate (a re-check that runs out counts as "stopped").
+fn stoppers(pos: &Pos, budget: usize, verify: usize, first_only: bool, out: &mut Vec<Move>) {
     let opp = pos.side.other();
     let mut landings = Bits::EMPTY;
     walk_jumps(&pos.men, pos.ball, &ORDER_ANY, budget, |to, _| {
@@ -99,7 +103,7 @@ fn stoppers(pos: &Pos, budget: usize, first_only: bool, out: &mut Vec<Move>) {
     });
     for p in landings.and(&pos.empty_placeable()).iter() {
         let mv = Move::Place(p as u16);
-        if !scores(&make(pos, mv), opp, budget) {
+        if !scores(&make(pos, mv), opp, verify) {
             out.push(mv);
             if first_only {
                 return;
@@ -114,7 +118,7 @@ fn stoppers(pos: &Pos, budget: usize, first_only: bool, out: &mut Vec<Move>) {
             continue;
         }
         let child = make(pos, mv);
-        if mine.get(child.ball as usize) || !scores(&child, opp, budget) {
+        if mine.get(child.ball as usize) || !scores(&child, opp, verify) {
             out.push(mv);
             if first_only {
                 return;
@@ -132,7 +136,7 @@ pub const ROOT_JUMPS: usize = 2_000;
 pub fn root_candidates(pos: &Pos, out: &mut Vec<Move>) {
     push_placements(pos, out);
     let start = out.len();
-    push_jumps_limited(pos, ROOT_BUDGET / 10, out);
+    push_jumps_limited(pos, ROOT_BUDGET / 6, out);
     let jumps = &mut out[start..];
     if jumps.len() > ROOT_JUMPS {
         jumps.sort_by_key(|&m| (is_own_goal(pos, m), -jump_gain(pos, m)));
