@@ -9,7 +9,10 @@ pub mod board;
 pub mod eval;
 pub mod movegen;
 pub mod notation;
+pub mod paths;
 pub mod position;
+pub mod scoring;
+pub mod stateset;
 pub mod suites;
 pub mod tactics;
 #[cfg(test)]

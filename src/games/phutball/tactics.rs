@@ -10,10 +10,10 @@
 use super::board::{col, row, Bits, DIRS, NONE, STEP};
 use super::eval::distances;
 use super::movegen::{
-    make, push_jumps_limited, push_placements, scan_scoring, scoring_jump, scoring_rows,
-    walk_jumps, Move, Scan, Visit, ORDER_ANY,
+    make, push_jumps_limited, push_placements, scoring_rows, walk_jumps, Move, Visit, ORDER_ANY,
 };
 use super::position::Pos;
+use super::scoring::{scan_scoring, scoring_jump, Scan};
 use crate::games::Side;
 
 /// Jump states the solver may visit per question inside search (deciding "can he score?" is

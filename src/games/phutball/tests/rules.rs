@@ -217,8 +217,10 @@ fn move_identity_merges_paths() {
 
 #[test]
 fn shift_matches_steps_and_reach_bound_is_sound() {
+    use crate::games::phutball::board::shift;
     use crate::games::phutball::board::{NONE, STEP};
-    use crate::games::phutball::movegen::{for_each_jump, reach_bound, shift};
+    use crate::games::phutball::movegen::for_each_jump;
+    use crate::games::phutball::scoring::reach_bound;
     for (d, steps) in STEP.iter().enumerate() {
         for (p, &to) in steps.iter().enumerate() {
             let mut b = Bits::EMPTY;
