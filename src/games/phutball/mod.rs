@@ -47,7 +47,8 @@ impl Phutball {
     pub fn threat(&self, pos: &Pos) -> Option<Move> {
         tactics::threat(pos)
     }
-    /// The moves after which the opponent cannot score next move (when [`Self::threat`] is some).
+    /// The moves after which the opponent cannot score next move; empty when there is no threat
+    /// (see [`Self::threat`]) or nothing stops it.
     pub fn threat_stoppers(&self, pos: &Pos) -> Vec<Move> {
         tactics::threat_stoppers(pos)
     }

@@ -7,7 +7,7 @@
 //!   placements worth checking are the points the opponent's ball can reach; each is then
 //!   verified by running the solver again. Ball moves are all checked.
 
-use super::board::{col, row, Bits, DIRS, NONE, STEP};
+use super::board::{col, row, Bits, NONE, STEP};
 use super::eval::distances;
 use super::movegen::{
     make, push_jumps_limited, push_placements, scoring_rows, walk_jumps, Move, Visit, ORDER_ANY,
@@ -42,12 +42,14 @@ pub fn is_own_goal(pos: &Pos, mv: Move) -> bool {
     }
 }
 
-/// Every legal move after which the opponent cannot score with his next move (own goals
-/// excluded, scoring moves included), exhaustively. Meant for positions where [`threat`] found
-/// something; without a threat it returns only the points and ball moves it happens to check.
+/// When the opponent threatens to score ([`threat`]), every legal move after which he cannot
+/// score with his next move (own goals excluded, scoring moves included), exhaustively. Empty
+/// when there is no threat, or when nothing stops it.
 pub fn threat_stoppers(pos: &Pos) -> Vec<Move> {
     let mut out = Vec::new();
-    stoppers(pos, usize::MAX, usize::MAX, false, &mut out);
+    if threat(pos).is_some() {
+        stoppers(pos, usize::MAX, usize::MAX, false, &mut out);
+    }
     out
 }
 
@@ -235,16 +237,8 @@ pub fn order_hint(pos: &Pos, mv: Move) -> i32 {
                 Side::P1 => dr,
                 Side::P2 => -dr,
             };
-            let on_line = DIRS.iter().any(|&(x, y)| {
-                let (pc, pr) = (col(p) as i32 - col(b) as i32, dr);
-                (x == 0 && pc == 0 && pr.signum() == y)
-                    || (y == 0 && pr == 0 && pc.signum() == x)
-                    || (x != 0
-                        && y != 0
-                        && pc.abs() == pr.abs()
-                        && pc.signum() == x
-                        && pr.signum() == y)
-            });
+            // On one of the ball's eight lines: it can start, block or extend a jump.
+            let on_line = dc == 0 || dr == 0 || dc == dr.abs();
             500 - 80 * dc.max(dr.abs()) + 15 * forward + if on_line { 60 } else { 0 }
         }
     }
