@@ -228,6 +228,78 @@ pub fn name_rank(p: usize) -> u16 {
     (col(p) * ROWS) as u16 + ROW_LEX[row(p)] as u16
 }
 
+const fn col_mask(c: usize) -> Bits {
+    let mut b = [0u64; 5];
+    let mut p = c;
+    while p < N {
+        b[p >> 6] |= 1u64 << (p & 63);
+        p += COLS;
+    }
+    Bits(b)
+}
+
+const NOT_COL_A: Bits = {
+    let a = col_mask(0);
+    let mut b = [0u64; 5];
+    let mut i = 0;
+    while i < 5 {
+        b[i] = !a.0[i];
+        i += 1;
+    }
+    Bits(b)
+};
+const NOT_COL_O: Bits = {
+    let o = col_mask(COLS - 1);
+    let mut b = [0u64; 5];
+    let mut i = 0;
+    while i < 5 {
+        b[i] = !o.0[i];
+        i += 1;
+    }
+    Bits(b)
+};
+/// The 315 board bits.
+const BOARD: Bits = Bits([!0, !0, !0, !0, (1u64 << (N - 256)) - 1]);
+
+/// Every point of `b` moved one step in direction `d` (points leaving the board vanish).
+pub fn shift(b: &Bits, d: usize) -> Bits {
+    let (dc, dr) = DIRS[d];
+    let off = dr * COLS as i32 + dc;
+    let w = &b.0;
+    let mut r = [0u64; 5];
+    if off > 0 {
+        let (q, s) = ((off / 64) as usize, (off % 64) as u32);
+        for i in (q..5).rev() {
+            let lo = w[i - q] << s;
+            let carry = if s > 0 && i > q {
+                w[i - q - 1] >> (64 - s)
+            } else {
+                0
+            };
+            r[i] = lo | carry;
+        }
+    } else {
+        let off = -off;
+        let (q, s) = ((off / 64) as usize, (off % 64) as u32);
+        for i in 0..5 - q {
+            let hi = w[i + q] >> s;
+            let carry = if s > 0 && i + q + 1 < 5 {
+                w[i + q + 1] << (64 - s)
+            } else {
+                0
+            };
+            r[i] = hi | carry;
+        }
+    }
+    let mut out = Bits(r).and(&BOARD);
+    if dc > 0 {
+        out = out.and(&NOT_COL_A);
+    } else if dc < 0 {
+        out = out.and(&NOT_COL_O);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -11,19 +11,18 @@ use super::movegen::scoring_rows;
 use super::position::Pos;
 use crate::games::Side;
 
-const MAX_GAPS: u32 = 2;
+const MAX_GAPS: usize = 2;
 /// Distances beyond this are reported as `MAX_DIST + 1`; the race is long anyway.
 pub const MAX_DIST: usize = 12;
 
-/// Placements `side` needs before a single ball move can score (0 = a chain of jumps over the
-/// current men reaches the goal, ignoring removals). When `gaps` is given, it receives the
-/// empty points of one shortest path (where those men would go).
-pub fn distance(pos: &Pos, side: Side, gaps: Option<&mut Bits>) -> u32 {
-    let target = scoring_rows(side);
+/// Placements each side (index: [`Side::index`]) needs before a single ball move can score
+/// (0 = a chain of jumps over the current men reaches its goal, ignoring removals). One
+/// shortest-path search from the ball serves both sides. When `gaps` is given, it receives the
+/// empty points of one shortest path for each side (where those men would go).
+pub fn distances(pos: &Pos, mut gaps: Option<&mut Bits>) -> [u32; 2] {
+    let targets = [scoring_rows(Side::P1), scoring_rows(Side::P2)];
     let start = pos.ball as usize;
-    if target.get(start) {
-        return 0;
-    }
+    let mut found = [None::<(u32, usize)>; 2];
     let mut dist = [u8::MAX; N];
     let mut prev = [(NONE, 0u8); N];
     let mut buckets = [[0u16; N]; MAX_DIST + 1];
@@ -31,7 +30,7 @@ pub fn distance(pos: &Pos, side: Side, gaps: Option<&mut Bits>) -> u32 {
     dist[start] = 0;
     buckets[0][0] = start as u16;
     lens[0] = 1;
-    for c in 0..=MAX_DIST {
+    'search: for c in 0..=MAX_DIST {
         let mut i = 0;
         while i < lens[c] {
             let b = buckets[c][i] as usize;
@@ -39,15 +38,18 @@ pub fn distance(pos: &Pos, side: Side, gaps: Option<&mut Bits>) -> u32 {
             if dist[b] as usize != c {
                 continue;
             }
-            if target.get(b) {
-                if let Some(g) = gaps {
-                    collect_gaps(pos, start, b, &prev, g);
+            // A chain may pass through either goal area and go on (only its end counts).
+            for (f, t) in found.iter_mut().zip(targets) {
+                if f.is_none() && t.get(b) {
+                    *f = Some((c as u32, b));
                 }
-                return c as u32;
+            }
+            if found.iter().all(Option::is_some) {
+                break 'search;
             }
             for (d, step) in STEP.iter().enumerate() {
                 let mut q = step[b];
-                let mut cost = 0u32;
+                let mut cost = 0usize;
                 let mut run = 0;
                 while q != NONE {
                     let qi = q as usize;
@@ -57,7 +59,7 @@ pub fn distance(pos: &Pos, side: Side, gaps: Option<&mut Bits>) -> u32 {
                         continue;
                     }
                     if run > 0 {
-                        let nc = c + cost as usize;
+                        let nc = c + cost;
                         if nc <= MAX_DIST && nc < dist[qi] as usize {
                             dist[qi] = nc as u8;
                             prev[qi] = (b as u16, d as u8);
@@ -75,7 +77,21 @@ pub fn distance(pos: &Pos, side: Side, gaps: Option<&mut Bits>) -> u32 {
             }
         }
     }
-    MAX_DIST as u32 + 1
+    let mut out = [MAX_DIST as u32 + 1; 2];
+    for (o, f) in out.iter_mut().zip(found) {
+        if let Some((c, end)) = f {
+            *o = c;
+            if let Some(g) = gaps.as_deref_mut() {
+                collect_gaps(pos, start, end, &prev, g);
+            }
+        }
+    }
+    out
+}
+
+/// [`distances`] for one side.
+pub fn distance(pos: &Pos, side: Side) -> u32 {
+    distances(pos, None)[side.index()]
 }
 
 fn collect_gaps(pos: &Pos, start: usize, end: usize, prev: &[(u16, u8); N], gaps: &mut Bits) {
@@ -119,8 +135,9 @@ pub fn race_eval(pos: &Pos, me_scores: bool, opp_scores: bool) -> i32 {
         (false, 0) => 1,
         (false, d) => d,
     };
-    let dm = exact(me_scores, distance(pos, me, None)) as i32;
-    let dop = exact(opp_scores, distance(pos, opp, None)) as i32;
+    let d = distances(pos, None);
+    let dm = exact(me_scores, d[me.index()]) as i32;
+    let dop = exact(opp_scores, d[opp.index()]) as i32;
     // The side to move is half a move ahead in the race.
     const TEMPO: i32 = 30;
     100 * (dop - dm) + TEMPO + 8 * progress(pos, me)

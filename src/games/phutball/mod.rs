@@ -9,7 +9,10 @@ pub mod board;
 pub mod eval;
 pub mod movegen;
 pub mod notation;
+pub mod paths;
 pub mod position;
+pub mod scoring;
+pub mod stateset;
 pub mod suites;
 pub mod tactics;
 #[cfg(test)]
@@ -28,6 +31,10 @@ use tactics::Urgency;
 /// positional score.
 pub const WIN_NOW: i32 = 19_000;
 
+/// Ball moves a playout collects per ply. Dense positions have millions of distinct chains; past
+/// this many the playout picks among the ones found (so it is uniform only below the cap).
+const PLAYOUT_JUMPS: usize = 2_000;
+
 #[derive(Clone, Debug, Default)]
 pub struct Phutball;
 
@@ -40,7 +47,8 @@ impl Phutball {
     pub fn threat(&self, pos: &Pos) -> Option<Move> {
         tactics::threat(pos)
     }
-    /// The moves after which the opponent cannot score next move (when [`Self::threat`] is some).
+    /// The moves after which the opponent cannot score next move; empty when there is no threat
+    /// (see [`Self::threat`]) or nothing stops it.
     pub fn threat_stoppers(&self, pos: &Pos) -> Vec<Move> {
         tactics::threat_stoppers(pos)
     }
@@ -140,7 +148,7 @@ impl Game for Phutball {
         match tactics::urgency(pos, tactics::ROOT_BUDGET) {
             Urgency::Win(m) => out.push(m),
             Urgency::Threatened(moves) if !moves.is_empty() => out.extend(moves),
-            _ => self.legal_moves(pos, out),
+            _ => tactics::root_candidates(pos, out),
         }
     }
 
@@ -176,7 +184,7 @@ impl Game for Phutball {
             }
             let free = pos.empty_placeable();
             jumps.clear();
-            movegen::push_jumps(&pos, &mut jumps);
+            movegen::push_jumps_limited(&pos, PLAYOUT_JUMPS, &mut jumps);
             let n = free.count() as usize + jumps.len();
             if n == 0 {
                 return self.no_moves(&pos).outcome;

@@ -1,7 +1,8 @@
 //! Points, moves, position strings and the text diagram.
 
 use super::board::{col, point, row, Bits, COLS, N, PLACEABLE, ROWS};
-use super::movegen::{canonical_path, single_jump, Move};
+use super::movegen::Move;
+use super::paths::{canonical_path, single_jump};
 use super::position::Pos;
 use crate::games::{RuleError, Side};
 

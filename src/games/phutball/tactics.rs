@@ -7,20 +7,22 @@
 //!   placements worth checking are the points the opponent's ball can reach; each is then
 //!   verified by running the solver again. Ball moves are all checked.
 
-use super::board::{col, row, Bits, DIRS, NONE, STEP};
-use super::eval::distance;
+use super::board::{col, row, Bits, NONE, STEP};
+use super::eval::distances;
 use super::movegen::{
-    make, push_jumps_limited, push_placements, scan_scoring, scoring_jump, scoring_rows,
-    walk_jumps, Move, Scan, Visit, ORDER_ANY,
+    make, push_jumps_limited, push_placements, scoring_rows, walk_jumps, Move, Visit, ORDER_ANY,
 };
 use super::position::Pos;
+use super::scoring::{scan_scoring, scoring_jump, Scan};
 use crate::games::Side;
 
 /// Jump states the solver may visit per question inside search (deciding "can he score?" is
 /// NP-hard; past this the answer counts as "no").
 pub const SEARCH_BUDGET: usize = 20_000;
 /// The same at the root, asked once per search.
-pub const ROOT_BUDGET: usize = 1_000_000;
+pub const ROOT_BUDGET: usize = 300_000;
+/// Per re-check of a candidate stopper, when not exhaustive.
+const VERIFY_BUDGET: usize = 50_000;
 
 /// A ball move with which the side to move scores now (exhaustive).
 pub fn winning_move(pos: &Pos) -> Option<Move> {
@@ -40,12 +42,14 @@ pub fn is_own_goal(pos: &Pos, mv: Move) -> bool {
     }
 }
 
-/// Every legal move after which the opponent cannot score with his next move (own goals
-/// excluded, scoring moves included), exhaustively. Meant for positions where [`threat`] found
-/// something; without a threat it returns only the points and ball moves it happens to check.
+/// When the opponent threatens to score ([`threat`]), every legal move after which he cannot
+/// score with his next move (own goals excluded, scoring moves included), exhaustively. Empty
+/// when there is no threat, or when nothing stops it.
 pub fn threat_stoppers(pos: &Pos) -> Vec<Move> {
     let mut out = Vec::new();
-    stoppers(pos, usize::MAX, false, &mut out);
+    if threat(pos).is_some() {
+        stoppers(pos, usize::MAX, usize::MAX, false, &mut out);
+    }
     out
 }
 
@@ -68,7 +72,7 @@ pub fn urgency(pos: &Pos, budget: usize) -> Urgency {
         return Urgency::Quiet;
     }
     let mut out = Vec::new();
-    stoppers(pos, budget, false, &mut out);
+    stoppers(pos, budget, budget.min(VERIFY_BUDGET), false, &mut out);
     Urgency::Threatened(out)
 }
 
@@ -82,7 +86,7 @@ pub fn eval_facts(pos: &Pos) -> (bool, bool, bool) {
         return (false, false, false);
     }
     let mut out = Vec::new();
-    stoppers(pos, SEARCH_BUDGET, true, &mut out);
+    stoppers(pos, SEARCH_BUDGET, SEARCH_BUDGET, true, &mut out);
     (false, true, !out.is_empty())
 }
 
@@ -90,7 +94,9 @@ fn scores(pos: &Pos, side: Side, budget: usize) -> bool {
     matches!(scan_scoring(pos, side, budget), Scan::Scores(_))
 }
 
-fn stoppers(pos: &Pos, budget: usize, first_only: bool, out: &mut Vec<Move>) {
+/// `budget` bounds the walks over the position's own chains, `verify` each re-check of a
+/// candidate (a re-check that runs out counts as "stopped").
+fn stoppers(pos: &Pos, budget: usize, verify: usize, first_only: bool, out: &mut Vec<Move>) {
     let opp = pos.side.other();
     let mut landings = Bits::EMPTY;
     walk_jumps(&pos.men, pos.ball, &ORDER_ANY, budget, |to, _| {
@@ -99,7 +105,7 @@ fn stoppers(pos: &Pos, budget: usize, first_only: bool, out: &mut Vec<Move>) {
     });
     for p in landings.and(&pos.empty_placeable()).iter() {
         let mv = Move::Place(p as u16);
-        if !scores(&make(pos, mv), opp, budget) {
+        if !scores(&make(pos, mv), opp, verify) {
             out.push(mv);
             if first_only {
                 return;
@@ -114,12 +120,29 @@ fn stoppers(pos: &Pos, budget: usize, first_only: bool, out: &mut Vec<Move>) {
             continue;
         }
         let child = make(pos, mv);
-        if mine.get(child.ball as usize) || !scores(&child, opp, budget) {
+        if mine.get(child.ball as usize) || !scores(&child, opp, verify) {
             out.push(mv);
             if first_only {
                 return;
             }
         }
+    }
+}
+
+/// Ball moves searched at the root at most (the rest, in dense positions only, are cut).
+pub const ROOT_JUMPS: usize = 2_000;
+
+/// Root moves in a quiet position: every legal move, unless the ball has more than
+/// [`ROOT_JUMPS`] distinct moves (then all placements and the most advancing ball moves among
+/// those a bounded walk finds).
+pub fn root_candidates(pos: &Pos, out: &mut Vec<Move>) {
+    push_placements(pos, out);
+    let start = out.len();
+    push_jumps_limited(pos, ROOT_BUDGET / 6, out);
+    let jumps = &mut out[start..];
+    if jumps.len() > ROOT_JUMPS {
+        jumps.sort_by_key(|&m| (is_own_goal(pos, m), -jump_gain(pos, m)));
+        out.truncate(start + ROOT_JUMPS);
     }
 }
 
@@ -171,8 +194,7 @@ pub fn quiet_candidates(pos: &Pos, out: &mut Vec<Move>) {
             }
         }
     }
-    distance(pos, Side::P1, Some(&mut hot));
-    distance(pos, Side::P2, Some(&mut hot));
+    distances(pos, Some(&mut hot));
     for p in hot.and(&pos.empty_placeable()).iter() {
         out.push(Move::Place(p as u16));
     }
@@ -215,16 +237,8 @@ pub fn order_hint(pos: &Pos, mv: Move) -> i32 {
                 Side::P1 => dr,
                 Side::P2 => -dr,
             };
-            let on_line = DIRS.iter().any(|&(x, y)| {
-                let (pc, pr) = (col(p) as i32 - col(b) as i32, dr);
-                (x == 0 && pc == 0 && pr.signum() == y)
-                    || (y == 0 && pr == 0 && pc.signum() == x)
-                    || (x != 0
-                        && y != 0
-                        && pc.abs() == pr.abs()
-                        && pc.signum() == x
-                        && pr.signum() == y)
-            });
+            // On one of the ball's eight lines: it can start, block or extend a jump.
+            let on_line = dc == 0 || dr == 0 || dc == dr.abs();
             500 - 80 * dc.max(dr.abs()) + 15 * forward + if on_line { 60 } else { 0 }
         }
     }
