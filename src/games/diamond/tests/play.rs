@@ -431,3 +431,28 @@ fn diamond_fixed_playouts() {
     }
     println!("{wins} decisive of 100000");
 }
+
+#[test]
+fn searched_swap_decision_follows_the_first_piece() {
+    let g = Diamond;
+    for (first, swap) in [("d4", true), ("e5", true), ("a1", false), ("h8", false)] {
+        let p = g.make(&g.start(), g.parse_move(&g.start(), first).unwrap());
+        for depth in [1, 2, 3] {
+            let m = negamax(&g, &p, depth, -100_000, 100_000).1.unwrap();
+            assert_eq!(m == Move::Swap, swap, "after {first}, depth {depth}: {m:?}");
+        }
+    }
+}
+
+#[test]
+#[ignore]
+fn diamond_suites_at_depth_four() {
+    let g = Diamond;
+    for case in WIN_IN_ONE.iter().chain(BLOCK_ONE) {
+        let p = fen(case.fen);
+        let (v, m) = negamax(&g, &p, 4, -100_000, 100_000);
+        let m = m.unwrap();
+        let ok = suites::winning(&p).contains(&m) || suites::blocking(&p).contains(&m);
+        println!("{:>7} {ok} {} | {}", v, g.format_move(&p, m), case.note);
+    }
+}
