@@ -148,7 +148,7 @@ pub fn evaluate(pos: &Pos) -> i32 {
     if them.threats != 0 {
         v -= OPP_THREAT;
     }
-    // Two fork points cannot both be taken away with one placement (unless they share squares).
+    // Every opponent fork point needs an answer; two seldom can be answered with one placement.
     v -= OPP_FORK_POINT * them.forks.count_ones().min(3) as i32;
     if i_place {
         v += TEMPO;

@@ -151,11 +151,11 @@ pub const WIN_IN_ONE: &[Case] = &[
         fen: "7/2B5/1B6/1BB1W3/3WW3/8/5W2/7 b 0 0 0",
     },
     Case {
-        note: "step along the diagonal: b7-c6",
+        note: "step along the diagonal: b7-c6* (and captures)",
         fen: "7/1BW5/1B1W4/1BB1W3/8/8/8/7 b 0 0 0",
     },
     Case {
-        note: "step: g5-f5 completes e4-f4-f5-e5",
+        note: "step: g5-f5* completes e4-f4-f5-e5 (and captures)",
         fen: "7/8/8/3BW1W1/3BWWB1/5B2/8/7 w 0 0 0",
     },
     Case {
@@ -187,7 +187,7 @@ pub const WIN_IN_ONE: &[Case] = &[
         fen: "7/8/8/8/8/1WB5/BW1B4/BWW4 w 0 0 0",
     },
     Case {
-        note: "step: d5-e4 wins; White threatens f7",
+        note: "step: d5-e4* wins; White threatens f7",
         fen: "6B/4W1W1/4WW2/3BW3/2WB1W2/2WBB3/8/N6 b 0 0 0",
     },
     Case {
@@ -195,7 +195,7 @@ pub const WIN_IN_ONE: &[Case] = &[
         fen: "7/8/8/5W2/4B1W1/4BWW1/B7/7 w 0 0 0",
     },
     Case {
-        note: "step: b8-b7 completes a6-b6-b7-a7",
+        note: "step: b8-b7* completes a6-b6-b7-a7 (and captures)",
         fen: "B6/B1W5/BBW5/3W4/8/8/8/7 b 0 0 0",
     },
     Case {
@@ -211,11 +211,11 @@ pub const WIN_IN_ONE: &[Case] = &[
         fen: "7/8/8/8/3B4/2W1B3/2WWW3/B6 w 0 0 0",
     },
     Case {
-        note: "step: b5-c4; g6-h6-h7 is spoilt by the neutral on g7",
+        note: "step: b5-c4*; g6-h6-h7 is spoilt by the neutral on g7",
         fen: "7/6NB/6BB/1BW1W3/1B1W4/1BB5/8/W6 b 0 0 0",
     },
     Case {
-        note: "step: a4-a3 completes a2-b2-b3-a3",
+        note: "step: a4-a3* completes a2-b2-b3-a3 (and captures)",
         fen: "7/8/8/8/WB6/1WB5/WWB5/7 w 0 0 0",
     },
 ];

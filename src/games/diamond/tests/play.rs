@@ -264,6 +264,19 @@ fn diamond_speed() {
             n as f64 / (b - a)
         );
     }
+    let positions = random_positions(2, 50, 2000);
+    let t = std::time::Instant::now();
+    let mut sum = 0i64;
+    for _ in 0..100 {
+        for p in &positions {
+            sum += evaluate(p) as i64;
+        }
+    }
+    let secs = t.elapsed().as_secs_f64();
+    println!(
+        "diamond evaluate: {:.0} calls/s (checksum {sum})",
+        (100 * positions.len()) as f64 / secs
+    );
     let t = std::time::Instant::now();
     let leaves = g.perft(&g.start(), 5);
     let secs = t.elapsed().as_secs_f64();
@@ -404,4 +417,42 @@ fn diamond_deeper_beats_shallower() {
         println!("game {i}: {result:?} after {plies} plies (deep plays {deep_side})");
     }
     println!("depth {deep} vs {shallow}: {tally:?}");
+}
+
+/// A fixed amount of work, for `perf stat` comparisons (cycles rather than shared wall time).
+#[test]
+#[ignore]
+fn diamond_fixed_playouts() {
+    let g = Diamond;
+    let mut rng = SmallRng::seed_from_u64(1);
+    let mut wins = 0;
+    for _ in 0..100_000 {
+        wins += matches!(g.playout(&g.start(), &mut rng, 100_000), Outcome::Win(_)) as u32;
+    }
+    println!("{wins} decisive of 100000");
+}
+
+#[test]
+fn searched_swap_decision_follows_the_first_piece() {
+    let g = Diamond;
+    for (first, swap) in [("d4", true), ("e5", true), ("a1", false), ("h8", false)] {
+        let p = g.make(&g.start(), g.parse_move(&g.start(), first).unwrap());
+        for depth in [1, 2, 3] {
+            let m = negamax(&g, &p, depth, -100_000, 100_000).1.unwrap();
+            assert_eq!(m == Move::Swap, swap, "after {first}, depth {depth}: {m:?}");
+        }
+    }
+}
+
+#[test]
+#[ignore]
+fn diamond_suites_at_depth_four() {
+    let g = Diamond;
+    for case in WIN_IN_ONE.iter().chain(BLOCK_ONE) {
+        let p = fen(case.fen);
+        let (v, m) = negamax(&g, &p, 4, -100_000, 100_000);
+        let m = m.unwrap();
+        let ok = suites::winning(&p).contains(&m) || suites::blocking(&p).contains(&m);
+        println!("{:>7} {ok} {} | {}", v, g.format_move(&p, m), case.note);
+    }
 }
