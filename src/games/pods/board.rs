@@ -190,9 +190,9 @@ impl Tables {
         let mut legs = [[LegMask::default(); POD_COUNT]; 2];
         for (letter, pod) in data.pods.iter().enumerate() {
             for (d, leg) in pod.iter().enumerate() {
-                for colour in 0..2 {
+                for (colour, side) in legs.iter_mut().enumerate() {
                     let dir = (d + 4 * colour) % 8;
-                    let m = &mut legs[colour][letter];
+                    let m = &mut side[letter];
                     match leg {
                         Leg::None => {}
                         Leg::Short => {

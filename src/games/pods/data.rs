@@ -127,26 +127,27 @@ impl PodsData {
                 continue;
             }
             if content.starts_with('[') {
-                section =
-                    match content {
-                        "[missing-lines]" if !seen_lines => {
-                            seen_lines = true;
-                            Section::Lines
-                        }
-                        "[pods]" if !seen_pods => {
-                            seen_pods = true;
-                            Section::Pods
-                        }
-                        "[missing-lines]" | "[pods]" => {
-                            return err(n, format!("section {content} appears twice"))
-                        }
-                        _ => return err(
+                section = match content {
+                    "[missing-lines]" if !seen_lines => {
+                        seen_lines = true;
+                        Section::Lines
+                    }
+                    "[pods]" if !seen_pods => {
+                        seen_pods = true;
+                        Section::Pods
+                    }
+                    "[missing-lines]" | "[pods]" => {
+                        return err(n, format!("section {content} appears twice"))
+                    }
+                    _ => {
+                        return err(
                             n,
                             format!(
                                 "unknown section '{content}' (expected [missing-lines] or [pods])"
                             ),
-                        ),
-                    };
+                        )
+                    }
+                };
                 continue;
             }
             match section {

@@ -29,7 +29,7 @@ const HAND_BASE: usize = PIECE_KEYS;
 const SIDE_KEY: usize = HAND_BASE + 2 * POD_COUNT;
 const ROT_BASE: usize = SIDE_KEY + 1;
 const KEY_COUNT: usize = ROT_BASE + 4;
-static KEYS: [u64; KEY_COUNT] = zobrist::keys(0x5eed_0f_9d5);
+static KEYS: [u64; KEY_COUNT] = zobrist::keys(0x0005_eed0_f9d5);
 
 #[inline]
 pub fn piece_key(colour: usize, letter: usize, p: usize) -> u64 {

@@ -53,7 +53,13 @@ struct Solver<'a> {
     mask: usize,
     nodes: u64,
     limit: u64,
+    /// Last refutation found at each ply: siblings are often refuted by the same move, and
+    /// trying it first saves the cost of ordering.
+    killers: [Option<PodsMove>; MAX_PLIES],
 }
+
+/// Deeper than any game: every standard move fills one of 36 points.
+const MAX_PLIES: usize = 40;
 
 impl Solver<'_> {
     fn probe(&self, hash: u64) -> Option<bool> {
@@ -70,8 +76,24 @@ impl Solver<'_> {
         self.tt[idx] = (hash & !3) | 2 | u64::from(win);
     }
 
-    /// `Some(win?)` for the side to move; `None` once the node budget is spent.
-    fn solve(&mut self, pos: &Pos, best: Option<&mut Option<PodsMove>>) -> Option<bool> {
+    fn won(&mut self, pos: &Pos, ply: usize, m: PodsMove, best: Option<&mut Option<PodsMove>>) {
+        self.store(pos.hash, true);
+        if let Some(k) = self.killers.get_mut(ply) {
+            *k = Some(m);
+        }
+        if let Some(b) = best {
+            *b = Some(m);
+        }
+    }
+
+    /// `Some(win?)` for the side to move; `None` once the node budget is spent. `best` (root
+    /// only) receives a winning move.
+    fn solve(
+        &mut self,
+        pos: &Pos,
+        ply: usize,
+        best: Option<&mut Option<PodsMove>>,
+    ) -> Option<bool> {
         if best.is_none() {
             if let Some(v) = self.probe(pos.hash) {
                 return Some(v);
@@ -84,28 +106,36 @@ impl Solver<'_> {
         let me = usize::from(pos.side);
         let mut moves = Vec::with_capacity(64);
         self.t.gen_moves(pos, false, &mut moves);
-        let mut kids: Vec<(i32, PodsMove, Pos)> = Vec::with_capacity(moves.len());
-        for &m in &moves {
-            let child = self.t.make(pos, m, false);
-            let replies = self.t.count_moves(&child, me ^ 1, false) as i32;
-            if replies == 0 {
-                self.store(pos.hash, true);
-                if let Some(b) = best {
-                    *b = Some(m);
-                }
+        let killer = self.killers.get(ply).copied().flatten();
+        if let Some(k) = killer.filter(|k| moves.contains(k)) {
+            let child = self.t.make(pos, k, false);
+            if !self.solve(&child, ply + 1, None)? {
+                self.won(pos, ply, k, best);
                 return Some(true);
             }
-            // Fewest replies first, then most room kept for ourselves.
-            let room = self.t.count_moves(&child, me, false) as i32;
-            kids.push((4 * replies - room, m, child));
+        }
+        let mut kids: Vec<(u32, PodsMove, Pos)> = Vec::with_capacity(moves.len());
+        for &m in &moves {
+            if Some(m) == killer {
+                continue;
+            }
+            let child = self.t.make(pos, m, false);
+            if self.probe(child.hash) == Some(false) {
+                self.won(pos, ply, m, best);
+                return Some(true);
+            }
+            // Fewest replies first: the game is lost by whoever runs out of placements.
+            let replies = self.t.count_moves(&child, me ^ 1, false);
+            if replies == 0 {
+                self.won(pos, ply, m, best);
+                return Some(true);
+            }
+            kids.push((replies, m, child));
         }
         kids.sort_by_key(|k| k.0);
         for (_, m, child) in &kids {
-            if !self.solve(child, None)? {
-                self.store(pos.hash, true);
-                if let Some(b) = best {
-                    *b = Some(*m);
-                }
+            if !self.solve(child, ply + 1, None)? {
+                self.won(pos, ply, *m, best);
                 return Some(true);
             }
         }
@@ -133,9 +163,10 @@ impl Pods {
             mask: size as usize - 1,
             nodes: 0,
             limit: node_limit,
+            killers: [None; MAX_PLIES],
         };
         let mut best = None;
-        let win = s.solve(pos, Some(&mut best))?;
+        let win = s.solve(pos, 0, Some(&mut best))?;
         Some(Solution {
             win,
             best,
