@@ -18,13 +18,15 @@ pub struct Gtp {
 fn frame(ok: bool, id: Option<u64>, body: &str) -> String {
     let mark = if ok { '=' } else { '?' };
     let id = id.map(|i| i.to_string()).unwrap_or_default();
-    // A multi-line result must not contain an empty line (it would end the answer).
+    // A multi-line result must not contain an empty line (it would end the answer). A body
+    // that starts with a line break (a diagram) starts on the line after the `=`.
+    let block = body.starts_with('\n');
     let body: Vec<&str> = body.lines().filter(|l| !l.trim().is_empty()).collect();
     let body = body.join("\n");
-    if body.is_empty() {
-        format!("{mark}{id}\n\n")
-    } else {
-        format!("{mark}{id} {body}\n\n")
+    match (body.is_empty(), block) {
+        (true, _) => format!("{mark}{id}\n\n"),
+        (false, true) => format!("{mark}{id}\n{body}\n\n"),
+        (false, false) => format!("{mark}{id} {body}\n\n"),
     }
 }
 
@@ -220,6 +222,7 @@ mod tests {
         assert_eq!(frame(true, Some(3), "x"), "=3 x\n\n");
         assert_eq!(frame(false, None, "bad"), "? bad\n\n");
         assert_eq!(frame(true, None, ""), "=\n\n");
-        assert_eq!(frame(true, None, "\na\n\nb\n"), "= a\nb\n\n");
+        assert_eq!(frame(true, None, "a\n\nb\n"), "= a\nb\n\n");
+        assert_eq!(frame(true, Some(1), "\na\nb"), "=1\na\nb\n\n");
     }
 }
