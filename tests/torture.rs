@@ -71,12 +71,17 @@ fn gtp_random_sessions_stay_well_framed() {
             continue;
         }
         let cmd = gtp_command(&mut rng, &legal);
+        let before = e.gtp("get_position");
         let answer = e.gtp(&cmd);
         let first = answer.lines().next().unwrap_or_default();
         assert!(
             first.starts_with('=') || first.starts_with('?'),
             "{cmd:?} -> {answer:?}"
         );
+        if first.starts_with('?') && !cmd.starts_with("set_game") {
+            // A refused command changes nothing.
+            assert_eq!(e.gtp("get_position"), before, "{cmd:?} -> {answer:?}");
+        }
         if cmd == "legal_moves" {
             legal = answer
                 .trim_start_matches('=')
@@ -89,6 +94,9 @@ fn gtp_random_sessions_stay_well_framed() {
         }
     }
     assert!(e.alive());
+    // Memory stays bounded: the 16 MiB hash table plus a fixed margin.
+    let rss = e.rss_kib().expect("rss readable");
+    assert!(rss < (16 + 64) * 1024, "rss {rss} KiB");
     e.close_stdin();
     assert!(e.wait_exit(Duration::from_secs(1)).is_some());
 }

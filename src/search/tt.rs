@@ -18,7 +18,10 @@ pub struct Entry<M: Copy> {
 }
 
 pub struct Table<M: Copy> {
+    /// Allocated by the first search: games are created (and option names looked up) far more
+    /// often than they are searched.
     slots: Vec<Option<Entry<M>>>,
+    capacity: usize,
     age: u8,
 }
 
@@ -33,17 +36,19 @@ impl<M: Copy> Table<M> {
             n *= 2;
         }
         Table {
-            slots: vec![None; n],
+            slots: Vec::new(),
+            capacity: n,
             age: 0,
         }
     }
 
+    /// Number of slots (once allocated).
     pub fn len(&self) -> usize {
-        self.slots.len()
+        self.capacity
     }
 
     pub fn is_empty(&self) -> bool {
-        self.slots.is_empty()
+        self.capacity == 0
     }
 
     pub fn clear(&mut self) {
@@ -53,6 +58,9 @@ impl<M: Copy> Table<M> {
 
     /// Called once per search so entries from earlier searches give way first.
     pub fn new_search(&mut self) {
+        if self.slots.is_empty() {
+            self.slots = vec![None; self.capacity];
+        }
         self.age = self.age.wrapping_add(1);
     }
 
@@ -63,6 +71,9 @@ impl<M: Copy> Table<M> {
     }
 
     pub fn probe(&self, key: u64) -> Option<Entry<M>> {
+        if self.slots.is_empty() {
+            return None;
+        }
         match self.slots[self.index(key)] {
             Some(e) if e.key == key => Some(e),
             _ => None,
@@ -70,6 +81,9 @@ impl<M: Copy> Table<M> {
     }
 
     pub fn store(&mut self, key: u64, mv: Option<M>, score: i32, depth: i16, bound: Bound) {
+        if self.slots.is_empty() {
+            return;
+        }
         let age = self.age;
         let i = self.index(key);
         let slot = &mut self.slots[i];
@@ -99,6 +113,9 @@ impl<M: Copy> Table<M> {
     /// Permille of slots filled by the current search (UCI `hashfull`), sampled.
     pub fn hashfull(&self) -> u32 {
         let n = self.slots.len().min(1000);
+        if n == 0 {
+            return 0;
+        }
         let used = self.slots[..n]
             .iter()
             .filter(|s| matches!(s, Some(e) if e.age == self.age))
@@ -115,6 +132,12 @@ mod tests {
     fn store_and_probe() {
         let mut t: Table<u16> = Table::new(1);
         assert!(t.len().is_power_of_two());
+        t.store(1, Some(1), 0, 0, Bound::Exact);
+        assert!(
+            t.probe(1).is_none(),
+            "nothing is kept before the first search"
+        );
+        t.new_search();
         t.store(42, Some(7), 10, 3, Bound::Exact);
         let e = t.probe(42).expect("stored");
         assert_eq!(
