@@ -7,6 +7,7 @@ use std::thread;
 use std::time::Duration;
 
 use crate::engine::{self, AnyGame, InfoReport, SearchReport};
+use crate::games::poddavki::Poddavki;
 use crate::games::{parse_side, RuleError, Side, Terminal, GAME_NAMES};
 use crate::search::{Clock, Limits, Params};
 
@@ -92,7 +93,7 @@ impl Default for Session {
 impl Session {
     pub fn new() -> Session {
         Session {
-            game: engine::new_game("poddavki").unwrap_or_else(|| unreachable!()),
+            game: Box::new(engine::GameState::new(Poddavki::default())),
             options: Options::default(),
             game_options: Vec::new(),
             time: GtpTime::default(),
