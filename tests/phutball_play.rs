@@ -1,4 +1,4 @@
-//! Phutball acceptance: tactical suites through the binary (GTP `reg_genmove`), and matches
+//! Phutball acceptance: tactical suites through the binary (GTP `genmove`), and matches
 //! against a random mover and a greedy baseline. Every engine move is checked with the rules
 //! library by brute force, never by what the engine says about it.
 //!
@@ -8,13 +8,15 @@
 mod baselines;
 mod common;
 
-use baselines::{movetime, node_limit, phutball_greedy_move, play_match, Opponent};
+use baselines::{
+    movetime, node_limit, phutball_greedy_move, play_between, play_match, Opponent, Player,
+};
 use common::Engine;
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
-use tetrad::games::phutball::suites::{stops_threat, SCORE_IN_ONE, STOP_THE_THREAT};
+use tetrad::games::phutball::suites::{side_of, stops_threat, SCORE_IN_ONE, STOP_THE_THREAT};
 use tetrad::games::phutball::{Move, Phutball};
-use tetrad::games::{Game, Outcome};
+use tetrad::games::{Game, Outcome, Side};
 
 /// Plies after which a game counts as a draw: far beyond how long a decided game lasts.
 const MAX_PLIES: u32 = 300;
@@ -25,14 +27,14 @@ fn engine() -> Engine {
     e
 }
 
-/// The engine's move (not played) in `position` with the option `limit` (`depth 1`, ...).
+/// The move `genmove` plays in `position` with the option `limit` (`depth 1`, ...).
 fn suggest(e: &mut Engine, position: &str, limit: &str) -> String {
     assert_eq!(e.gtp(&format!("set_position {position}")), "=");
     for opt in ["depth", "movetime", "nodes"] {
         assert_eq!(e.gtp(&format!("set_option {opt} 0")), "=", "{opt}");
     }
     assert_eq!(e.gtp(&format!("set_option {limit}")), "=", "{limit}");
-    let answer = e.gtp("reg_genmove");
+    let answer = e.gtp("genmove");
     answer
         .strip_prefix("= ")
         .unwrap_or_else(|| panic!("no move for {position}: {answer}"))
@@ -52,19 +54,32 @@ fn scores_now(game: &Phutball, position: &str, text: &str) -> Result<(), String>
 #[test]
 fn score_in_one_at_depth_1_and_100ms() {
     let game = Phutball;
-    assert!(SCORE_IN_ONE.len() >= 30);
-    assert!(SCORE_IN_ONE.iter().filter(|s| s.min_jumps >= 4).count() >= 4);
-    assert!(SCORE_IN_ONE.iter().any(|s| s.own_goal_trap));
+    let long = SCORE_IN_ONE.iter().filter(|s| s.min_jumps >= 4).count();
+    let traps = SCORE_IN_ONE.iter().filter(|s| s.own_goal_trap).count();
+    assert!(SCORE_IN_ONE.len() >= 30 && long >= 4 && traps >= 4);
     let mut e = engine();
     let mut failures = Vec::new();
     for s in SCORE_IN_ONE {
+        let winner = if side_of(&game, s.position) == Some(Side::P1) {
+            "red"
+        } else {
+            "blue"
+        };
         for limit in ["depth 1", "movetime 100"] {
             let mv = suggest(&mut e, s.position, limit);
             if let Err(why) = scores_now(&game, s.position, &mv) {
                 failures.push(format!("{} ({limit}): {why}", s.name));
             }
+            // The engine's own referee agrees.
+            let result = e.gtp("game_result");
+            if !result.starts_with(&format!("= {winner}")) {
+                failures.push(format!("{} ({limit}): game_result {result}", s.name));
+            }
         }
     }
+    eprintln!(
+        "phutball score in one: {long} positions need 4+ jumps, {traps} have an own-goal trap"
+    );
     eprintln!(
         "phutball score in one: {}/{} searches scored ({} positions, depth 1 and 100 ms)",
         2 * SCORE_IN_ONE.len() - failures.len(),
@@ -94,6 +109,14 @@ fn stop_the_threat_at_100ms() {
         let stopper = game.parse_move(&pos, s.stopper).expect("stopper parses");
         assert!(matches!(stopper, Move::Place(_)), "{}", s.name);
         assert!(stops_threat(&game, &pos, stopper), "{}", s.name);
+        // ... and not every move does (the check below can fail).
+        let mut moves = Vec::new();
+        game.legal_moves(&pos, &mut moves);
+        assert!(
+            moves.iter().any(|&m| !stops_threat(&game, &pos, m)),
+            "{}: every move stops the threat",
+            s.name
+        );
 
         let text = suggest(&mut e, s.position, "movetime 100");
         match game.parse_move(&pos, &text) {
@@ -140,6 +163,21 @@ fn greedy_baseline_scores_when_it_can() {
         .expect("position");
     let mv = phutball_greedy_move(&game, &pos, &mut rng);
     assert_eq!(game.format_move(&pos, mv), "h10-h12");
+}
+
+#[test]
+fn greedy_baseline_beats_random() {
+    // The greedy baseline is a real opponent, not a random mover in disguise.
+    let s = play_between(
+        "phutball",
+        Player::Greedy,
+        Player::Random,
+        40,
+        13,
+        MAX_PLIES,
+    );
+    eprintln!("phutball greedy vs random, 40 games: {s}");
+    assert!(s.wins >= 30, "{s}");
 }
 
 // Quick versions: node-limited (deterministic), 20 games each, alternating colours.

@@ -167,11 +167,29 @@ pub fn diamond_greedy_move(game: &Diamond, fen: &str, rng: &mut SmallRng) -> DMo
     pick(&moves, rng).expect("a running game has a move")
 }
 
-/// The opponent's move in notation.
-fn opponent_move(g: &dyn AnyGame, opp: Opponent, rng: &mut SmallRng) -> String {
-    match (opp, g.name()) {
-        (Opponent::Random, _) => random_move(g, rng),
-        (Opponent::Greedy, "phutball") => {
+/// One side of a match.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Player {
+    Engine(Limits),
+    Random,
+    Greedy,
+}
+
+impl From<Opponent> for Player {
+    fn from(o: Opponent) -> Player {
+        match o {
+            Opponent::Random => Player::Random,
+            Opponent::Greedy => Player::Greedy,
+        }
+    }
+}
+
+/// `player`'s move in notation.
+fn move_of(g: &dyn AnyGame, player: Player, rng: &mut SmallRng) -> String {
+    match (player, g.name()) {
+        (Player::Engine(limits), _) => engine_move(g, limits),
+        (Player::Random, _) => random_move(g, rng),
+        (Player::Greedy, "phutball") => {
             let game = Phutball;
             let pos = game
                 .parse_position(&g.position())
@@ -179,23 +197,24 @@ fn opponent_move(g: &dyn AnyGame, opp: Opponent, rng: &mut SmallRng) -> String {
             let m = phutball_greedy_move(&game, &pos, rng);
             game.format_move(&pos, m)
         }
-        (Opponent::Greedy, "diamond") => {
+        (Player::Greedy, "diamond") => {
             let game = Diamond;
             let fen = g.position();
             let pos = game.parse_position(&fen).expect("engine positions parse");
             let m = diamond_greedy_move(&game, &fen, rng);
             game.format_move(&pos, m)
         }
-        (Opponent::Greedy, other) => panic!("no greedy baseline for {other}"),
+        (Player::Greedy, other) => panic!("no greedy baseline for {other}"),
     }
 }
 
-/// Plays `games` games of `name`, the engine taking the first mover's side in even-numbered
-/// games; a game still running after `max_plies` plies counts as a draw.
-pub fn play_match(
+/// Plays `games` games of `name` between `a` and `b`, `a` taking the first mover's side in
+/// even-numbered games; a game still running after `max_plies` plies counts as a draw. The
+/// score is `a`'s.
+pub fn play_between(
     name: &str,
-    opp: Opponent,
-    limits: Limits,
+    a: Player,
+    b: Player,
     games: u32,
     seed: u64,
     max_plies: u32,
@@ -203,7 +222,7 @@ pub fn play_match(
     let mut rng = SmallRng::seed_from_u64(seed);
     let mut score = Score::default();
     for i in 0..games {
-        let engine_side = if i % 2 == 0 { Side::P1 } else { Side::P2 };
+        let a_side = if i % 2 == 0 { Side::P1 } else { Side::P2 };
         let mut g = new_game(name).expect("game exists");
         let mut plies = 0;
         let result = loop {
@@ -213,24 +232,40 @@ pub fn play_match(
             if plies >= max_plies {
                 break Outcome::Draw;
             }
-            let mv = if g.side_to_move() == engine_side {
-                engine_move(g.as_ref(), limits)
-            } else {
-                opponent_move(g.as_ref(), opp, &mut rng)
-            };
+            let player = if g.side_to_move() == a_side { a } else { b };
+            let mv = move_of(g.as_ref(), player, &mut rng);
             g.play(&mv).expect("both players play legal moves");
             plies += 1;
         };
         match result {
-            Outcome::Win(s) if s == engine_side => score.wins += 1,
+            Outcome::Win(s) if s == a_side => score.wins += 1,
             Outcome::Draw => score.draws += 1,
             Outcome::Win(_) => score.losses += 1,
         }
         if std::env::var_os("TETRAD_MATCH_LOG").is_some() {
             eprintln!(
-                "{name} vs {opp:?} game {i}: engine {engine_side:?}, {result:?} after {plies} plies; running {score}"
+                "{name} {a:?} vs {b:?} game {i}: first player {a_side:?}, {result:?} after {plies} plies; running {score}"
             );
         }
     }
     score
+}
+
+/// The engine with `limits` against `opp` (see [`play_between`]); the score is the engine's.
+pub fn play_match(
+    name: &str,
+    opp: Opponent,
+    limits: Limits,
+    games: u32,
+    seed: u64,
+    max_plies: u32,
+) -> Score {
+    play_between(
+        name,
+        Player::Engine(limits),
+        opp.into(),
+        games,
+        seed,
+        max_plies,
+    )
 }
