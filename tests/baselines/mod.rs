@@ -1,0 +1,271 @@
+//! Opponents for strength tests (a uniformly random mover and per-game greedy baselines), the
+//! engine's own search run in-process, and a match runner that alternates colours.
+#![allow(dead_code)]
+
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use tetrad::engine::{new_game, AnyGame};
+use tetrad::games::diamond::{suites as dsuites, Diamond, Move as DMove};
+use tetrad::games::phutball::board::{col, row, BLUE_SCORES, RED_SCORES};
+use tetrad::games::phutball::{Move as PMove, Phutball, Pos as PPos};
+use tetrad::games::{Game, Outcome, Side};
+use tetrad::search::{Limits, Params};
+
+/// Who plays the other side of a match.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Opponent {
+    Random,
+    Greedy,
+}
+
+/// Wins, draws and losses of the engine over a match.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Score {
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+}
+
+impl std::fmt::Display for Score {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "+{} ={} -{}", self.wins, self.draws, self.losses)
+    }
+}
+
+pub fn node_limit(nodes: u64) -> Limits {
+    Limits {
+        nodes: Some(nodes),
+        ..Limits::default()
+    }
+}
+
+pub fn movetime(ms: u64) -> Limits {
+    Limits {
+        movetime: Some(ms),
+        ..Limits::default()
+    }
+}
+
+/// The engine's choice in the current position, searched in this process.
+pub fn engine_move(g: &dyn AnyGame, limits: Limits) -> String {
+    let params = Params {
+        limits,
+        move_overhead_ms: 0,
+    };
+    let job = g.search_job(params, Arc::new(AtomicBool::new(false)), Box::new(|_| {}));
+    job().best.expect("a move in a running game")
+}
+
+pub fn random_move(g: &dyn AnyGame, rng: &mut SmallRng) -> String {
+    let moves = g.legal_moves();
+    moves[rng.gen_range(0..moves.len())].clone()
+}
+
+fn pick<T: Clone>(items: &[T], rng: &mut SmallRng) -> Option<T> {
+    if items.is_empty() {
+        None
+    } else {
+        Some(items[rng.gen_range(0..items.len())].clone())
+    }
+}
+
+/// Rows the ball still has to travel before it stands on `side`'s scoring rows.
+fn rows_to_goal(ball: usize, side: Side) -> usize {
+    match side {
+        Side::P1 => 19usize.saturating_sub(row(ball)),
+        Side::P2 => row(ball).saturating_sub(1),
+    }
+}
+
+/// The Phutball greedy baseline: a scoring move when one exists; else the ball move that brings
+/// the ball closest to the opponent's goal (only if it brings it closer than it is now; ties
+/// broken at random); else a random placement on one of the ball's eight neighbours (and only if
+/// all of them are taken, any random legal move).
+pub fn phutball_greedy_move(game: &Phutball, pos: &PPos, rng: &mut SmallRng) -> PMove {
+    let me = pos.side;
+    let mut moves = Vec::new();
+    game.legal_moves(pos, &mut moves);
+    let goal = if me == Side::P1 {
+        &RED_SCORES
+    } else {
+        &BLUE_SCORES
+    };
+    let scoring: Vec<PMove> = moves
+        .iter()
+        .copied()
+        .filter(|m| matches!(m, PMove::Jump { to, .. } if goal.get(*to as usize)))
+        .collect();
+    if let Some(m) = pick(&scoring, rng) {
+        return m;
+    }
+    let now = rows_to_goal(pos.ball as usize, me);
+    let best = moves
+        .iter()
+        .filter_map(|m| match m {
+            PMove::Jump { to, .. } => Some(rows_to_goal(*to as usize, me)),
+            PMove::Place(_) => None,
+        })
+        .min();
+    if let Some(best) = best.filter(|&b| b < now) {
+        let closest: Vec<PMove> = moves
+            .iter()
+            .copied()
+            .filter(
+                |m| matches!(m, PMove::Jump { to, .. } if rows_to_goal(*to as usize, me) == best),
+            )
+            .collect();
+        if let Some(m) = pick(&closest, rng) {
+            return m;
+        }
+    }
+    let b = pos.ball as usize;
+    let next_to_ball: Vec<PMove> = moves
+        .iter()
+        .copied()
+        .filter(|m| match m {
+            PMove::Place(p) => {
+                let p = *p as usize;
+                let dc = (col(p) as i32 - col(b) as i32).abs();
+                let dr = (row(p) as i32 - row(b) as i32).abs();
+                dc.max(dr) == 1
+            }
+            PMove::Jump { .. } => false,
+        })
+        .collect();
+    pick(&next_to_ball, rng)
+        .or_else(|| pick(&moves, rng))
+        .expect("a running game has a move")
+}
+
+/// The Diamond greedy baseline: completes a square if it can; else, when the opponent could
+/// complete one next move, blocks: a move after which he cannot (or, when no move stops every
+/// threat, a move onto one of his winning points); else a random move.
+pub fn diamond_greedy_move(game: &Diamond, fen: &str, rng: &mut SmallRng) -> DMove {
+    let pos = game.parse_position(fen).expect("engine positions parse");
+    if let Some(m) = pick(&dsuites::winning(&pos), rng) {
+        return m;
+    }
+    let threats = dsuites::threat_points(&pos);
+    let mut moves = Vec::new();
+    game.legal_moves(&pos, &mut moves);
+    if threats != 0 {
+        if let Some(m) = pick(&dsuites::blocking(&pos), rng) {
+            return m;
+        }
+        let onto: Vec<DMove> = moves
+            .iter()
+            .copied()
+            .filter(|m| matches!(m, DMove::Place(t) | DMove::Step(_, t) if threats >> t & 1 == 1))
+            .collect();
+        if let Some(m) = pick(&onto, rng) {
+            return m;
+        }
+    }
+    pick(&moves, rng).expect("a running game has a move")
+}
+
+/// One side of a match.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Player {
+    Engine(Limits),
+    Random,
+    Greedy,
+}
+
+impl From<Opponent> for Player {
+    fn from(o: Opponent) -> Player {
+        match o {
+            Opponent::Random => Player::Random,
+            Opponent::Greedy => Player::Greedy,
+        }
+    }
+}
+
+/// `player`'s move in notation.
+fn move_of(g: &dyn AnyGame, player: Player, rng: &mut SmallRng) -> String {
+    match (player, g.name()) {
+        (Player::Engine(limits), _) => engine_move(g, limits),
+        (Player::Random, _) => random_move(g, rng),
+        (Player::Greedy, "phutball") => {
+            let game = Phutball;
+            let pos = game
+                .parse_position(&g.position())
+                .expect("engine positions parse");
+            let m = phutball_greedy_move(&game, &pos, rng);
+            game.format_move(&pos, m)
+        }
+        (Player::Greedy, "diamond") => {
+            let game = Diamond;
+            let fen = g.position();
+            let pos = game.parse_position(&fen).expect("engine positions parse");
+            let m = diamond_greedy_move(&game, &fen, rng);
+            game.format_move(&pos, m)
+        }
+        (Player::Greedy, other) => panic!("no greedy baseline for {other}"),
+    }
+}
+
+/// Plays `games` games of `name` between `a` and `b`, `a` taking the first mover's side in
+/// even-numbered games; a game still running after `max_plies` plies counts as a draw. The
+/// score is `a`'s.
+pub fn play_between(
+    name: &str,
+    a: Player,
+    b: Player,
+    games: u32,
+    seed: u64,
+    max_plies: u32,
+) -> Score {
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut score = Score::default();
+    for i in 0..games {
+        let a_side = if i % 2 == 0 { Side::P1 } else { Side::P2 };
+        let mut g = new_game(name).expect("game exists");
+        let mut plies = 0;
+        let result = loop {
+            if let Some(t) = g.result() {
+                break t.outcome;
+            }
+            if plies >= max_plies {
+                break Outcome::Draw;
+            }
+            let player = if g.side_to_move() == a_side { a } else { b };
+            let mv = move_of(g.as_ref(), player, &mut rng);
+            g.play(&mv).expect("both players play legal moves");
+            plies += 1;
+        };
+        match result {
+            Outcome::Win(s) if s == a_side => score.wins += 1,
+            Outcome::Draw => score.draws += 1,
+            Outcome::Win(_) => score.losses += 1,
+        }
+        if std::env::var_os("TETRAD_MATCH_LOG").is_some() {
+            eprintln!(
+                "{name} {a:?} vs {b:?} game {i}: first player {a_side:?}, {result:?} after {plies} plies; running {score}"
+            );
+        }
+    }
+    score
+}
+
+/// The engine with `limits` against `opp` (see [`play_between`]); the score is the engine's.
+pub fn play_match(
+    name: &str,
+    opp: Opponent,
+    limits: Limits,
+    games: u32,
+    seed: u64,
+    max_plies: u32,
+) -> Score {
+    play_between(
+        name,
+        Player::Engine(limits),
+        opp.into(),
+        games,
+        seed,
+        max_plies,
+    )
+}

@@ -1,0 +1,232 @@
+//! Diamond acceptance: win-in-one and block-one suites through the binary (GTP `genmove`
+//! at 100 ms), and matches against a random mover and a greedy baseline. Every engine move is
+//! checked with the rules library by brute force, never by what the engine says about it.
+//!
+//! Full 100-game matches at 100 ms per move (minutes each):
+//! `cargo test --release --test diamond_play -- --ignored --test-threads 1`
+
+mod baselines;
+mod common;
+
+use baselines::{
+    diamond_greedy_move, movetime, node_limit, play_between, play_match, Opponent, Player,
+};
+use common::Engine;
+use rand::rngs::SmallRng;
+use rand::SeedableRng;
+use tetrad::games::diamond::suites::{BLOCK_ONE, WIN_IN_ONE};
+use tetrad::games::diamond::{Diamond, Pos};
+use tetrad::games::{Game, Outcome, Side};
+
+/// Plies after which a game counts as a draw (the 50-ply counter and threefold repetition end
+/// real games much sooner).
+const MAX_PLIES: u32 = 400;
+
+fn engine() -> Engine {
+    let mut e = Engine::start(&["--game", "diamond"]);
+    assert_eq!(e.gtp("set_game diamond"), "=");
+    e
+}
+
+/// The move `genmove` plays in `fen` at 100 ms.
+fn suggest(e: &mut Engine, fen: &str) -> String {
+    assert_eq!(e.gtp(&format!("set_position {fen}")), "=");
+    assert_eq!(e.gtp("set_option movetime 100"), "=");
+    let answer = e.gtp("genmove");
+    answer
+        .strip_prefix("= ")
+        .unwrap_or_else(|| panic!("no move for {fen}: {answer}"))
+        .to_string()
+}
+
+fn wins_now(game: &Diamond, pos: &Pos, mv: <Diamond as Game>::Move) -> bool {
+    let mover = game.side_to_move(pos);
+    game.terminal(&game.make(pos, mv)).map(|t| t.outcome) == Some(Outcome::Win(mover))
+}
+
+/// True when the side to move has a move that completes its square at once.
+fn has_win(game: &Diamond, pos: &Pos) -> bool {
+    let mut moves = Vec::new();
+    game.legal_moves(pos, &mut moves);
+    moves.iter().any(|&m| wins_now(game, pos, m))
+}
+
+/// The same board with the other side to move.
+fn flipped(game: &Diamond, pos: &Pos) -> Pos {
+    let mut p = *pos;
+    p.stm ^= 1;
+    p.hash = p.compute_hash();
+    // Through the position string, so the flipped position is a valid one.
+    game.parse_position(&game.format_position(&p))
+        .expect("flipped position parses")
+}
+
+#[test]
+fn win_in_one_at_100ms() {
+    let game = Diamond;
+    assert!(WIN_IN_ONE.len() >= 30);
+    let mut e = engine();
+    let (mut places, mut steps) = (0, 0);
+    let mut failures = Vec::new();
+    for case in WIN_IN_ONE {
+        let pos = game.parse_position(case.fen).expect("suite position");
+        assert!(has_win(&game, &pos), "{}: no win in one", case.note);
+        let text = suggest(&mut e, case.fen);
+        match game.parse_move(&pos, &text) {
+            Ok(mv) if wins_now(&game, &pos, mv) => {
+                if text.contains('-') {
+                    steps += 1;
+                } else {
+                    places += 1;
+                }
+            }
+            Ok(_) => failures.push(format!("{}: {text} does not win", case.note)),
+            Err(err) => failures.push(format!("{}: {text}: {err}", case.note)),
+        }
+    }
+    eprintln!(
+        "diamond win in one: {}/{} won ({places} placements, {steps} steps)",
+        WIN_IN_ONE.len() - failures.len(),
+        WIN_IN_ONE.len()
+    );
+    assert!(failures.is_empty(), "{failures:#?}");
+    assert!(places > 0 && steps > 0, "both kinds of win are covered");
+}
+
+#[test]
+fn block_one_at_100ms() {
+    let game = Diamond;
+    assert!(BLOCK_ONE.len() >= 30);
+    let mut e = engine();
+    let mut failures = Vec::new();
+    for case in BLOCK_ONE {
+        let pos = game.parse_position(case.fen).expect("suite position");
+        assert!(!has_win(&game, &pos), "{}: mover can win", case.note);
+        assert!(
+            has_win(&game, &flipped(&game, &pos)),
+            "{}: no threat",
+            case.note
+        );
+        // Not every move blocks (the check below can fail).
+        let mut moves = Vec::new();
+        game.legal_moves(&pos, &mut moves);
+        assert!(
+            moves.iter().any(|&m| has_win(&game, &game.make(&pos, m))),
+            "{}: every move blocks",
+            case.note
+        );
+        let text = suggest(&mut e, case.fen);
+        match game.parse_move(&pos, &text) {
+            Ok(mv) => {
+                let after = game.make(&pos, mv);
+                if game.terminal(&after).is_none() && has_win(&game, &after) {
+                    failures.push(format!("{}: {text} does not block", case.note));
+                }
+            }
+            Err(err) => failures.push(format!("{}: {text}: {err}", case.note)),
+        }
+    }
+    eprintln!(
+        "diamond block one: {}/{} blocked",
+        BLOCK_ONE.len() - failures.len(),
+        BLOCK_ONE.len()
+    );
+    assert!(failures.is_empty(), "{failures:#?}");
+}
+
+#[test]
+fn greedy_baseline_wins_and_blocks() {
+    let game = Diamond;
+    let mut rng = SmallRng::seed_from_u64(3);
+    for case in WIN_IN_ONE {
+        let pos = game.parse_position(case.fen).expect("suite position");
+        let mv = diamond_greedy_move(&game, case.fen, &mut rng);
+        assert!(wins_now(&game, &pos, mv), "{}", case.note);
+    }
+    for case in BLOCK_ONE {
+        let pos = game.parse_position(case.fen).expect("suite position");
+        let mv = diamond_greedy_move(&game, case.fen, &mut rng);
+        let after = game.make(&pos, mv);
+        assert!(!has_win(&game, &after), "{}", case.note);
+    }
+    // Nothing to win or block: any legal move, and not always the same one.
+    let start = game.start();
+    let mut seen = std::collections::HashSet::new();
+    for _ in 0..20 {
+        let mv = diamond_greedy_move(&game, &game.format_position(&start), &mut rng);
+        seen.insert(game.format_move(&start, mv));
+    }
+    assert!(seen.len() > 5, "{seen:?}");
+    assert_eq!(game.side_to_move(&start), Side::P1);
+}
+
+#[test]
+fn greedy_baseline_beats_random() {
+    // The greedy baseline is a real opponent, not a random mover in disguise.
+    let s = play_between("diamond", Player::Greedy, Player::Random, 40, 23, MAX_PLIES);
+    eprintln!("diamond greedy vs random, 40 games: {s}");
+    // Random play in the movement phase often runs into the 50-ply rule: draws are expected.
+    assert!(s.wins >= 20 && s.wins >= 5 * s.losses, "{s}");
+}
+
+// Quick versions: node-limited (deterministic), 20 games each, alternating colours.
+
+#[test]
+fn quick_match_vs_random() {
+    let s = play_match(
+        "diamond",
+        Opponent::Random,
+        node_limit(5_000),
+        20,
+        21,
+        MAX_PLIES,
+    );
+    eprintln!("diamond 5000 nodes vs random, 20 games: {s}");
+    assert!(s.wins >= 19, "{s}");
+}
+
+#[test]
+fn quick_match_vs_greedy() {
+    let s = play_match(
+        "diamond",
+        Opponent::Greedy,
+        node_limit(5_000),
+        20,
+        22,
+        MAX_PLIES,
+    );
+    eprintln!("diamond 5000 nodes vs greedy, 20 games: {s}");
+    assert!(s.wins >= 15, "{s}");
+}
+
+// The criteria: 100 games at 100 ms per move.
+
+#[test]
+#[ignore]
+fn full_match_vs_random_100ms() {
+    let s = play_match(
+        "diamond",
+        Opponent::Random,
+        movetime(100),
+        100,
+        3026,
+        MAX_PLIES,
+    );
+    eprintln!("diamond 100 ms vs random, 100 games: {s}");
+    assert!(s.wins >= 95, "{s}");
+}
+
+#[test]
+#[ignore]
+fn full_match_vs_greedy_100ms() {
+    let s = play_match(
+        "diamond",
+        Opponent::Greedy,
+        movetime(100),
+        100,
+        3027,
+        MAX_PLIES,
+    );
+    eprintln!("diamond 100 ms vs greedy, 100 games: {s}");
+    assert!(s.wins >= 75, "{s}");
+}
