@@ -170,10 +170,10 @@ pub fn run(quick: bool, only: Option<&str>, out: &mut dyn Write) -> anyhow::Resu
         add(bench_game(&poddavki::Poddavki::default(), quick, out)?);
     }
     if wanted("phutball") {
-        add(bench_game(&phutball::Phutball::default(), quick, out)?);
+        add(bench_game(&phutball::Phutball, quick, out)?);
     }
     if wanted("diamond") {
-        add(bench_game(&diamond::Diamond::default(), quick, out)?);
+        add(bench_game(&diamond::Diamond, quick, out)?);
     }
     if wanted("pods-standard") {
         add(bench_game(&pods::Pods::new(false), quick, out)?);

@@ -250,8 +250,8 @@ impl<G: Game> AnyGame for GameState<G> {
 pub fn new_game(name: &str) -> Option<Box<dyn AnyGame>> {
     let g: Box<dyn AnyGame> = match name.to_ascii_lowercase().as_str() {
         "poddavki" => Box::new(GameState::new(poddavki::Poddavki::default())),
-        "phutball" => Box::new(GameState::new(phutball::Phutball::default())),
-        "diamond" => Box::new(GameState::new(diamond::Diamond::default())),
+        "phutball" => Box::new(GameState::new(phutball::Phutball)),
+        "diamond" => Box::new(GameState::new(diamond::Diamond)),
         "pods" | "pods-standard" => Box::new(GameState::new(pods::Pods::new(false))),
         "pods-advanced" => Box::new(GameState::new(pods::Pods::new(true))),
         _ => return None,

@@ -15,7 +15,7 @@ fn gtp_command(rng: &mut SmallRng, legal: &[String]) -> String {
     let pick = |rng: &mut SmallRng, xs: &[&str]| xs[rng.gen_range(0..xs.len())].to_string();
     match rng.gen_range(0..16) {
         0 => format!("set_game {}", pick(rng, GAMES)),
-        1 | 2 | 3 if !legal.is_empty() => format!("play {}", legal[rng.gen_range(0..legal.len())]),
+        1..=3 if !legal.is_empty() => format!("play {}", legal[rng.gen_range(0..legal.len())]),
         4 => "undo".into(),
         5 => "genmove".into(),
         6 => "legal_moves".into(),
