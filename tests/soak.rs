@@ -84,8 +84,8 @@ fn all(games: u32, max_plies: u32) {
     let n = soak(&poddavki::Poddavki::default(), games, 1, max_plies)
         // Random Phutball fills the board; dense boards have millions of distinct ball moves
         // (deciding them is NP-hard), so its games stay short here.
-        + soak(&phutball::Phutball::default(), games / 4 + 1, 2, max_plies.min(60))
-        + soak(&diamond::Diamond::default(), games, 3, max_plies)
+        + soak(&phutball::Phutball, games / 4 + 1, 2, max_plies.min(60))
+        + soak(&diamond::Diamond, games, 3, max_plies)
         + soak(&pods::Pods::new(false), games, 4, max_plies)
         + soak(&pods::Pods::new(true), games, 5, max_plies);
     eprintln!("soak: {n} positions checked");
