@@ -25,9 +25,11 @@ pub struct Workload {
 fn workload(name: &str, quick: bool) -> Workload {
     let (full, small) = match name {
         "poddavki" => ((11, 6, 10, 200_000), (7, 4, 5, 2_000)),
-        "phutball" => ((3, 2, 4, 2_000), (2, 1, 2, 50)),
-        "diamond" => ((4, 3, 6, 50_000), (3, 2, 3, 500)),
-        _ => ((3, 3, 6, 50_000), (2, 2, 3, 500)),
+        // Phutball and Diamond count the last two plies without making moves, so their perft
+        // goes deeper to measure anything.
+        "phutball" => ((4, 3, 4, 2_000), (2, 1, 2, 50)),
+        "diamond" => ((5, 4, 6, 50_000), (3, 2, 3, 500)),
+        _ => ((3, 3, 5, 20_000), (2, 2, 3, 500)),
     };
     let (p, m, d, n) = if quick { small } else { full };
     Workload {
