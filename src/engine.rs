@@ -198,11 +198,11 @@ impl<G: Game> AnyGame for GameState<G> {
         let known = self.game.set_option(name, value)?;
         if known {
             // Rules may have changed (Pods data): the position must still be valid under them.
+            // History made under the old rules is dropped.
             let text = self.game.format_position(&self.pos);
-            if let Ok(pos) = self.game.parse_position(&text) {
-                self.pos = pos;
-            } else {
-                self.new_game();
+            match self.game.parse_position(&text) {
+                Ok(pos) => self.reset_to(pos),
+                Err(_) => self.new_game(),
             }
             self.clear_hash();
         }
