@@ -12,7 +12,7 @@ use super::{DrawRules, Game, Outcome, RuleError, Side, Terminal};
 
 pub mod board;
 pub mod data;
-mod eval;
+pub mod eval;
 pub mod movegen;
 #[cfg(test)]
 mod naive;

@@ -121,3 +121,41 @@ fn attacks_match_the_plain_walks() {
         }
     }
 }
+
+/// Move generation speed (run with --ignored --nocapture; figures for the report).
+#[test]
+#[ignore]
+fn perft_bench() {
+    for adv in [false, true] {
+        let g = game(adv);
+        for depth in [3, 4] {
+            let t0 = std::time::Instant::now();
+            let n = g.perft(&g.start(), depth);
+            let dt = t0.elapsed();
+            println!(
+                "{} perft({depth}) = {n} in {:.3} s ({:.1} Mleaves/s)",
+                g.name(),
+                dt.as_secs_f64(),
+                n as f64 / dt.as_secs_f64() / 1e6
+            );
+        }
+        let mut rng = rand::SeedableRng::seed_from_u64(1);
+        let t0 = std::time::Instant::now();
+        let mut white = 0;
+        let games = 20_000;
+        for _ in 0..games {
+            if g.playout(&g.start(), &mut rng, 400)
+                == crate::games::Outcome::Win(crate::games::Side::P1)
+            {
+                white += 1;
+            }
+        }
+        let dt = t0.elapsed();
+        println!(
+            "{} {games} playouts in {:.3} s ({:.0}/s), white won {white}",
+            g.name(),
+            dt.as_secs_f64(),
+            games as f64 / dt.as_secs_f64()
+        );
+    }
+}

@@ -146,6 +146,35 @@ fn solver_is_exact_on_random_late_positions() {
 }
 
 #[test]
+fn evaluation_is_exact_when_almost_nothing_is_left() {
+    let g = game(false);
+    let mut rng = SmallRng::seed_from_u64(5);
+    let mut checked = 0;
+    for _ in 0..40 {
+        let mut pos = Pos::start(rng.gen_range(0..4));
+        loop {
+            let mut mv = vec![];
+            g.legal_moves(&pos, &mut mv);
+            if mv.is_empty() {
+                break;
+            }
+            if solver::points_left(&g.tables, &pos) <= 4 {
+                let mut nodes = 0;
+                let want = if brute_wins(&g, &pos, &mut nodes) {
+                    1
+                } else {
+                    -1
+                };
+                assert_eq!(g.evaluate(&pos), want * eval::PROVEN);
+                checked += 1;
+            }
+            pos = g.make(&pos, mv[rng.gen_range(0..mv.len())]);
+        }
+    }
+    assert!(checked >= 20, "only {checked}");
+}
+
+#[test]
 fn solver_declines_advanced_and_respects_its_budget() {
     assert!(game(true).solve(&game(true).start(), 1000).is_none());
     let g = game(false);
