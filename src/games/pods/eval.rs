@@ -3,9 +3,16 @@
 use super::board::Tables;
 use super::movegen::PodsMove;
 use super::position::Pos;
+use super::solver;
 
 /// Keeps evaluations well inside the search's `EVAL_LIMIT`.
 const CLAMP: i32 = 15_000;
+/// A standard position the solver has proven, above any heuristic score.
+pub const PROVEN: i32 = 12_000;
+/// Standard positions with at most this many placement points (both sides) are solved...
+const EXACT_POINTS: u32 = 4;
+/// ...within this many solver nodes.
+const EXACT_NODES: u64 = 200;
 
 /// What one side could still place, for the standard evaluation.
 #[derive(Clone, Copy, Debug, Default)]
@@ -37,6 +44,12 @@ pub fn standard(t: &Tables, pos: &Pos) -> i32 {
     let me = usize::from(pos.side);
     let a = room(t, pos, me);
     let b = room(t, pos, me ^ 1);
+    // So little is left that the exact answer is cheaper than a guess.
+    if (a.points | b.points).count_ones() <= EXACT_POINTS {
+        if let Some(s) = solver::solve_standard(t, pos, EXACT_NODES) {
+            return if s.win { PROVEN } else { -PROVEN };
+        }
+    }
     let only_a = (a.points & !b.points).count_ones();
     let only_b = (b.points & !a.points).count_ones();
     let shared = (a.points & b.points).count_ones();
@@ -45,7 +58,7 @@ pub fn standard(t: &Tables, pos: &Pos) -> i32 {
     // More pods per point means the point survives more of the opponent's replies.
     let depth = (a.pairs as i32 - b.pairs as i32).clamp(-40, 40);
     let v = 100 * (mine - theirs) + 40 * (only_a as i32 - only_b as i32) + 2 * depth - 50;
-    v.clamp(-CLAMP, CLAMP)
+    v.clamp(1 - PROVEN, PROVEN - 1)
 }
 
 /// Pods of `colour` with exactly one unblocked leg: one pod on that point removes them.

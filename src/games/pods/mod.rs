@@ -12,13 +12,21 @@ use super::{DrawRules, Game, Outcome, RuleError, Side, Terminal};
 
 pub mod board;
 pub mod data;
-mod eval;
+pub mod eval;
 pub mod movegen;
+#[cfg(test)]
+mod naive;
 mod notation;
 pub mod position;
 pub mod solver;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_cross;
+#[cfg(test)]
+mod tests_data;
+#[cfg(test)]
+mod tests_solver;
 
 use board::Tables;
 pub use data::{DataError, PodsData};

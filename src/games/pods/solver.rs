@@ -7,19 +7,19 @@ use super::movegen::PodsMove;
 use super::position::Pos;
 use super::Pods;
 
-/// Nodes the root solver may spend per position (a fraction of a second).
-pub const ROOT_NODE_LIMIT: u64 = 400_000;
+/// Nodes the root solver may spend per position (about a quarter of a second).
+pub const ROOT_NODE_LIMIT: u64 = 300_000;
 /// The root solver is tried only when both sides together have at most this many points left
-/// to place on; earlier it would only burn its budget.
-const ROOT_GATE_POINTS: u32 = 14;
+/// to place on (about a dozen plies before the end); earlier it would only burn its budget.
+const ROOT_GATE_POINTS: u32 = 20;
 const CACHE_SIZE: usize = 64;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Solution {
     /// The side to move wins with perfect play.
     pub win: bool,
-    /// A winning move when `win`; otherwise the move that holds out longest in node count
-    /// terms is not tracked, so any legal move (or `None` when there is none).
+    /// A winning move when `win`; for a lost position just the first legal move (`None` when
+    /// there is none): all moves lose.
     pub best: Option<PodsMove>,
     /// Nodes searched.
     pub nodes: u64,
@@ -154,29 +154,36 @@ impl Pods {
         if self.advanced {
             return None;
         }
-        let size = (node_limit.saturating_mul(4))
-            .clamp(1 << 10, 1 << 22)
-            .next_power_of_two();
-        let mut s = Solver {
-            t: &self.tables,
-            tt: vec![EMPTY; size as usize],
-            mask: size as usize - 1,
-            nodes: 0,
-            limit: node_limit,
-            killers: [None; MAX_PLIES],
-        };
-        let mut best = None;
-        let win = s.solve(pos, 0, Some(&mut best))?;
-        Some(Solution {
-            win,
-            best,
-            nodes: s.nodes,
-        })
+        solve_standard(&self.tables, pos, node_limit)
     }
 }
 
+/// [`Pods::solve`] on the tables alone (the evaluation uses it too).
+pub fn solve_standard(t: &Tables, pos: &Pos, node_limit: u64) -> Option<Solution> {
+    // Room for every node the budget allows, within 32 MiB.
+    let size = node_limit
+        .saturating_mul(4)
+        .clamp(1 << 10, 1 << 22)
+        .next_power_of_two() as usize;
+    let mut s = Solver {
+        t,
+        tt: vec![EMPTY; size],
+        mask: size - 1,
+        nodes: 0,
+        limit: node_limit,
+        killers: [None; MAX_PLIES],
+    };
+    let mut best = None;
+    let win = s.solve(pos, 0, Some(&mut best))?;
+    Some(Solution {
+        win,
+        best,
+        nodes: s.nodes,
+    })
+}
+
 /// Both sides' placement points together, a cheap measure of how much game is left.
-fn points_left(t: &Tables, pos: &Pos) -> u32 {
+pub fn points_left(t: &Tables, pos: &Pos) -> u32 {
     let mut pts = 0u64;
     for colour in 0..2 {
         t.for_each_placement(pos, colour, false, |q, _| pts |= 1 << q);

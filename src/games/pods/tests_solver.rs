@@ -1,0 +1,290 @@
+//! The exact solver for standard Pods against plain minimax on a suite of endgames, and the
+//! root restriction the search sees.
+
+use std::collections::HashMap;
+
+use rand::{Rng, SeedableRng};
+
+use super::naive::{self, Naive};
+use super::tests::{at, game};
+use super::*;
+
+const SUITE: &str = include_str!("endgames.txt");
+
+/// (position, claimed verdict) pairs of the suite file.
+fn suite() -> Vec<(String, bool)> {
+    SUITE
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|l| {
+            let (pos, note) = l.split_once('#').unwrap_or((l, ""));
+            (pos.trim().to_string(), note.trim().starts_with("win"))
+        })
+        .collect()
+}
+
+/// Longest game from `pos`, memoised; `None` past `limit` distinct positions.
+fn longest(g: &Pods, pos: &Pos, memo: &mut HashMap<u64, u32>, limit: usize) -> Option<u32> {
+    if let Some(&v) = memo.get(&pos.hash) {
+        return Some(v);
+    }
+    if memo.len() > limit {
+        return None;
+    }
+    let mut moves = vec![];
+    g.legal_moves(pos, &mut moves);
+    let mut v = 0;
+    for &m in &moves {
+        v = v.max(1 + longest(g, &g.make(pos, m), memo, limit)?);
+    }
+    memo.insert(pos.hash, v);
+    Some(v)
+}
+
+/// Plain minimax, no table, no ordering: does the side to move win?
+fn brute_wins(g: &Pods, pos: &Pos, nodes: &mut u64) -> bool {
+    *nodes += 1;
+    let mut moves = vec![];
+    g.legal_moves(pos, &mut moves);
+    moves
+        .iter()
+        .any(|&m| !brute_wins(g, &g.make(pos, m), nodes))
+}
+
+#[test]
+fn endgame_suite_solver_matches_plain_minimax() {
+    let g = game(false);
+    let cases = suite();
+    assert!(cases.len() >= 20);
+    let wins = cases.iter().filter(|c| c.1).count();
+    assert!(wins >= 5 && cases.len() - wins >= 5);
+    for (text, claimed) in &cases {
+        let pos = at(&g, text);
+        let mut memo = HashMap::new();
+        let len = longest(&g, &pos, &mut memo, 1 << 20);
+        assert!(len.is_some_and(|l| l <= 10), "{text}: longest {len:?}");
+        let mut nodes = 0;
+        let truth = brute_wins(&g, &pos, &mut nodes);
+        assert_eq!(truth, *claimed, "{text}");
+        let Some(sol) = g.solve(&pos, 10_000_000) else {
+            panic!("{text}: solver ran out of budget");
+        };
+        assert_eq!(sol.win, truth, "{text}");
+        let mut legal = Vec::new();
+        g.legal_moves(&pos, &mut legal);
+        // What the search gets at the root: only a winning move when there is one.
+        let mut root = Vec::new();
+        g.root_moves(&pos, &mut root);
+        if truth {
+            let Some(best) = sol.best else {
+                panic!("{text}: no winning move given");
+            };
+            assert!(!brute_wins(&g, &g.make(&pos, best), &mut nodes), "{text}");
+            assert_eq!(root.len(), 1, "{text}");
+            assert!(
+                !brute_wins(&g, &g.make(&pos, root[0]), &mut nodes),
+                "{text}"
+            );
+            // And some move loses, so the choice matters.
+            assert!(legal
+                .iter()
+                .any(|&m| brute_wins(&g, &g.make(&pos, m), &mut nodes)));
+        } else {
+            assert_eq!(root, legal, "{text}");
+        }
+    }
+}
+
+#[test]
+fn small_endgames_agree_with_the_plain_rules() {
+    let g = game(false);
+    let mut checked = 0;
+    for (text, _) in suite() {
+        let pos = at(&g, &text);
+        let mut nodes = 0;
+        let fast = brute_wins(&g, &pos, &mut nodes);
+        if nodes > 2_500 {
+            continue;
+        }
+        let n = Naive::new(g.data(), false, u32::from(pos.rot) * 90);
+        let plain = naive::parse(&text);
+        let mut plain_nodes = 0;
+        assert_eq!(n.wins(&plain, &mut plain_nodes), fast, "{text}");
+        checked += 1;
+    }
+    assert!(checked >= 8, "only {checked} small positions");
+}
+
+#[test]
+fn solver_is_exact_on_random_late_positions() {
+    let g = game(false);
+    let mut rng = SmallRng::seed_from_u64(99);
+    let mut checked = 0;
+    for _ in 0..30 {
+        let mut pos = Pos::start(rng.gen_range(0..4));
+        let mut hist = vec![pos];
+        loop {
+            let mut mv = vec![];
+            g.legal_moves(&pos, &mut mv);
+            if mv.is_empty() {
+                break;
+            }
+            pos = g.make(&pos, mv[rng.gen_range(0..mv.len())]);
+            hist.push(pos);
+        }
+        let p = hist[hist.len().saturating_sub(6)];
+        let mut memo = HashMap::new();
+        if longest(&g, &p, &mut memo, 20_000).is_none_or(|l| l > 8) {
+            continue;
+        }
+        let mut nodes = 0;
+        let truth = brute_wins(&g, &p, &mut nodes);
+        assert_eq!(g.solve(&p, 1_000_000).map(|s| s.win), Some(truth));
+        checked += 1;
+    }
+    assert!(checked >= 10, "only {checked} positions");
+}
+
+#[test]
+fn evaluation_is_exact_when_almost_nothing_is_left() {
+    let g = game(false);
+    let mut rng = SmallRng::seed_from_u64(5);
+    let mut checked = 0;
+    for _ in 0..40 {
+        let mut pos = Pos::start(rng.gen_range(0..4));
+        loop {
+            let mut mv = vec![];
+            g.legal_moves(&pos, &mut mv);
+            if mv.is_empty() {
+                break;
+            }
+            if solver::points_left(&g.tables, &pos) <= 4 {
+                let mut nodes = 0;
+                let want = if brute_wins(&g, &pos, &mut nodes) {
+                    1
+                } else {
+                    -1
+                };
+                assert_eq!(g.evaluate(&pos), want * eval::PROVEN);
+                checked += 1;
+            }
+            pos = g.make(&pos, mv[rng.gen_range(0..mv.len())]);
+        }
+    }
+    assert!(checked >= 20, "only {checked}");
+}
+
+#[test]
+fn solver_declines_advanced_and_respects_its_budget() {
+    assert!(game(true).solve(&game(true).start(), 1000).is_none());
+    let g = game(false);
+    assert!(g.solve(&g.start(), 500).is_none());
+    // Early in the game the root is left alone.
+    let mut root = Vec::new();
+    g.root_moves(&g.start(), &mut root);
+    assert_eq!(root.len(), 70);
+}
+
+/// How the suite file was made (seeded; prints candidate lines to stderr).
+#[test]
+#[ignore]
+fn generate_endgame_suite() {
+    let g = game(false);
+    let mut rng = SmallRng::seed_from_u64(2024);
+    let (mut wins, mut losses) = (0, 0);
+    let mut games = 0;
+    while wins + losses < 40 && games < 400 {
+        games += 1;
+        let mut pos = Pos::start(rng.gen_range(0..4));
+        let mut hist = vec![pos];
+        loop {
+            let mut mv = vec![];
+            g.legal_moves(&pos, &mut mv);
+            if mv.is_empty() {
+                break;
+            }
+            pos = g.make(&pos, mv[rng.gen_range(0..mv.len())]);
+            hist.push(pos);
+        }
+        let back = rng.gen_range(6..=10usize);
+        if back >= hist.len() {
+            continue;
+        }
+        let p = hist[hist.len() - 1 - back];
+        let mut memo = HashMap::new();
+        let Some(len) = longest(&g, &p, &mut memo, 300_000) else {
+            continue;
+        };
+        if !(7..=10).contains(&len) {
+            continue;
+        }
+        let mut moves = vec![];
+        g.legal_moves(&p, &mut moves);
+        if moves.len() < 3 {
+            continue;
+        }
+        let mut nodes = 0;
+        let results: Vec<bool> = moves
+            .iter()
+            .map(|&m| !brute_wins(&g, &g.make(&p, m), &mut nodes))
+            .collect();
+        if nodes > 300_000 {
+            continue;
+        }
+        let winning = results.iter().filter(|&&r| r).count();
+        let win = winning > 0;
+        if (win && (winning == moves.len() || wins >= 22)) || (!win && losses >= 18) {
+            continue;
+        }
+        if win {
+            wins += 1;
+        } else {
+            losses += 1;
+        }
+        eprintln!(
+            "{} # {} longest {len} moves {} winning {winning}",
+            g.format_position(&p),
+            if win { "win" } else { "loss" },
+            moves.len()
+        );
+    }
+}
+
+/// Solver speed on late positions of random games (run with --ignored --nocapture).
+#[test]
+#[ignore]
+fn solver_bench() {
+    let g = game(false);
+    let mut rng = SmallRng::seed_from_u64(1);
+    let mut set = vec![];
+    for _ in 0..20 {
+        let mut pos = Pos::start(rng.gen_range(0..4));
+        let mut hist = vec![pos];
+        loop {
+            let mut mv = vec![];
+            g.legal_moves(&pos, &mut mv);
+            if mv.is_empty() {
+                break;
+            }
+            pos = g.make(&pos, mv[rng.gen_range(0..mv.len())]);
+            hist.push(pos);
+        }
+        for back in [4usize, 6, 8, 10, 12] {
+            if back < hist.len() {
+                set.push(hist[hist.len() - 1 - back]);
+            }
+        }
+    }
+    let t0 = std::time::Instant::now();
+    let (mut nodes, mut worst) = (0, 0);
+    for p in &set {
+        let s = g.solve(p, 50_000_000).map(|s| s.nodes).unwrap_or(0);
+        nodes += s;
+        worst = worst.max(s);
+    }
+    println!(
+        "solver: {} positions, {nodes} nodes (worst {worst}) in {:?}",
+        set.len(),
+        t0.elapsed()
+    );
+}
