@@ -183,6 +183,24 @@ fn solver_declines_advanced_and_respects_its_budget() {
     let mut root = Vec::new();
     g.root_moves(&g.start(), &mut root);
     assert_eq!(root.len(), 70);
+    // With the solver switched off, a won suite position keeps all its moves.
+    let (text, _) = suite().into_iter().find(|c| c.1).unwrap_or_default();
+    let pos = at(&g, &text);
+    let mut all = Vec::new();
+    g.legal_moves(&pos, &mut all);
+    let mut g = g;
+    assert_eq!(g.set_option("pods_solver_nodes", "0"), Ok(true));
+    let mut root = Vec::new();
+    g.root_moves(&pos, &mut root);
+    assert_eq!(root, all);
+    assert!(matches!(
+        g.set_option("pods_solver_nodes", "x"),
+        Err(RuleError::Option(_))
+    ));
+    assert_eq!(g.set_option("pods_solver_nodes", "1000"), Ok(true));
+    root.clear();
+    g.root_moves(&pos, &mut root);
+    assert_eq!(root.len(), 1);
 }
 
 /// How the suite file was made (seeded; prints candidate lines to stderr).
