@@ -36,10 +36,11 @@ pub fn room(t: &Tables, pos: &Pos, colour: usize) -> Room {
     r
 }
 
-/// Standard Pods is won by whoever still has a safe placement when the other has none. Points
-/// only one side can use are that side's reserve; points both can use go to whoever takes them
-/// first, so the side to move gets the odd one. Each side can use no more points than it has
-/// pods in hand.
+/// Standard Pods is lost by the first player without a safe placement. The main term is the
+/// difference in points each side can still place on (no more than it has pods in hand), then
+/// the points only one side can use (the other cannot take them away by occupying them), then
+/// the number of (pod, point) placements as a tie-break. Self-play at equal depth preferred this
+/// to plain mobility and to exclusive points alone.
 pub fn standard(t: &Tables, pos: &Pos) -> i32 {
     let me = usize::from(pos.side);
     let a = room(t, pos, me);
@@ -50,14 +51,12 @@ pub fn standard(t: &Tables, pos: &Pos) -> i32 {
             return if s.win { PROVEN } else { -PROVEN };
         }
     }
-    let only_a = (a.points & !b.points).count_ones();
-    let only_b = (b.points & !a.points).count_ones();
-    let shared = (a.points & b.points).count_ones();
-    let mine = (only_a + shared.div_ceil(2)).min(a.hand) as i32;
-    let theirs = (only_b + shared / 2).min(b.hand) as i32;
-    // More pods per point means the point survives more of the opponent's replies.
-    let depth = (a.pairs as i32 - b.pairs as i32).clamp(-40, 40);
-    let v = 100 * (mine - theirs) + 40 * (only_a as i32 - only_b as i32) + 2 * depth - 50;
+    let usable = |r: &Room| r.points.count_ones().min(r.hand) as i32;
+    let only_a = (a.points & !b.points).count_ones() as i32;
+    let only_b = (b.points & !a.points).count_ones() as i32;
+    let v = 100 * (usable(&a) - usable(&b))
+        + 20 * (only_a - only_b)
+        + (a.pairs as i32 - b.pairs as i32);
     v.clamp(1 - PROVEN, PROVEN - 1)
 }
 

@@ -43,6 +43,8 @@ pub struct Pods {
     start_rot: u8,
     /// Root solutions already proven, so repeated root calls of one search do not re-solve.
     cache: Arc<Mutex<SolveCache>>,
+    /// Node budget of the standard root solver (0 = off).
+    solver_nodes: u64,
 }
 
 impl Default for Pods {
@@ -64,6 +66,7 @@ impl Pods {
             tables: Arc::new(tables),
             start_rot: 0,
             cache: Arc::default(),
+            solver_nodes: solver::ROOT_NODE_LIMIT,
         }
     }
 
@@ -241,6 +244,16 @@ impl Game for Pods {
                     ))),
                 }
             }
+            "pods_solver_nodes" => match value.trim().parse::<u64>() {
+                Ok(n) => {
+                    self.solver_nodes = n;
+                    self.cache = Arc::default();
+                    Ok(true)
+                }
+                Err(_) => Err(RuleError::Option(format!(
+                    "pods_solver_nodes '{value}': expected a node count (0 = off)"
+                ))),
+            },
             _ => Ok(false),
         }
     }

@@ -7,8 +7,9 @@ use super::movegen::PodsMove;
 use super::position::Pos;
 use super::Pods;
 
-/// Nodes the root solver may spend per position (about a quarter of a second).
-pub const ROOT_NODE_LIMIT: u64 = 300_000;
+/// Nodes the root solver may spend per position by default (about a tenth of a second; the
+/// search's clock keeps running meanwhile). Option `pods_solver_nodes` changes it.
+pub const ROOT_NODE_LIMIT: u64 = 100_000;
 /// The root solver is tried only when both sides together have at most this many points left
 /// to place on (about a dozen plies before the end); earlier it would only burn its budget.
 const ROOT_GATE_POINTS: u32 = 20;
@@ -193,14 +194,17 @@ pub fn points_left(t: &Tables, pos: &Pos) -> u32 {
 
 /// Late in a standard game, keeps only a proven winning root move.
 pub fn restrict_root(game: &Pods, pos: &Pos, moves: &mut Vec<PodsMove>) {
-    if moves.len() <= 1 || points_left(&game.tables, pos) > ROOT_GATE_POINTS {
+    if game.solver_nodes == 0
+        || moves.len() <= 1
+        || points_left(&game.tables, pos) > ROOT_GATE_POINTS
+    {
         return;
     }
     let cached = game.cache.lock().ok().and_then(|c| c.get(pos.hash));
     let verdict = match cached {
         Some(v) => v,
         None => {
-            let v = game.solve(pos, ROOT_NODE_LIMIT);
+            let v = game.solve(pos, game.solver_nodes);
             if let Ok(mut c) = game.cache.lock() {
                 c.put(pos.hash, v);
             }

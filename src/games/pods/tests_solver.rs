@@ -183,6 +183,24 @@ fn solver_declines_advanced_and_respects_its_budget() {
     let mut root = Vec::new();
     g.root_moves(&g.start(), &mut root);
     assert_eq!(root.len(), 70);
+    // With the solver switched off, a won suite position keeps all its moves.
+    let (text, _) = suite().into_iter().find(|c| c.1).unwrap_or_default();
+    let pos = at(&g, &text);
+    let mut all = Vec::new();
+    g.legal_moves(&pos, &mut all);
+    let mut g = g;
+    assert_eq!(g.set_option("pods_solver_nodes", "0"), Ok(true));
+    let mut root = Vec::new();
+    g.root_moves(&pos, &mut root);
+    assert_eq!(root, all);
+    assert!(matches!(
+        g.set_option("pods_solver_nodes", "x"),
+        Err(RuleError::Option(_))
+    ));
+    assert_eq!(g.set_option("pods_solver_nodes", "1000"), Ok(true));
+    root.clear();
+    g.root_moves(&pos, &mut root);
+    assert_eq!(root.len(), 1);
 }
 
 /// How the suite file was made (seeded; prints candidate lines to stderr).
@@ -286,5 +304,113 @@ fn solver_bench() {
         "solver: {} positions, {nodes} nodes (worst {worst}) in {:?}",
         set.len(),
         t0.elapsed()
+    );
+}
+
+fn negamax(g: &Pods, pos: &Pos, depth: u32, eval: &dyn Fn(&Pos) -> i32) -> i32 {
+    if let Some(t) = g.terminal(pos) {
+        return if t.outcome == crate::games::Outcome::Draw {
+            0
+        } else {
+            -30_000
+        };
+    }
+    let mut moves = vec![];
+    g.legal_moves(pos, &mut moves);
+    if moves.is_empty() {
+        return -30_000;
+    }
+    if depth == 0 {
+        return eval(pos);
+    }
+    moves
+        .iter()
+        .map(|&m| -negamax(g, &g.make(pos, m), depth - 1, eval))
+        .max()
+        .unwrap_or(-30_000)
+}
+
+/// Plays `a` (with `eval_a`) against `b`; returns a's wins out of `games`.
+fn duel(
+    g: &Pods,
+    games: u32,
+    depth: u32,
+    eval_a: &dyn Fn(&Pos) -> i32,
+    eval_b: &dyn Fn(&Pos) -> i32,
+) -> u32 {
+    let mut rng = SmallRng::seed_from_u64(77);
+    let mut a_wins = 0;
+    for i in 0..games {
+        let a_side = (i % 2) as u8;
+        let mut pos = Pos::start(rng.gen_range(0..4));
+        // A few random opening moves for variety.
+        for _ in 0..2 {
+            let mut mv = vec![];
+            g.legal_moves(&pos, &mut mv);
+            pos = g.make(&pos, mv[rng.gen_range(0..mv.len())]);
+        }
+        for _ in 0..200 {
+            if let Some(t) = g.terminal(&pos) {
+                if t.outcome
+                    == crate::games::Outcome::Win(if a_side == 0 { Side::P1 } else { Side::P2 })
+                {
+                    a_wins += 1;
+                }
+                break;
+            }
+            let mut mv = vec![];
+            g.legal_moves(&pos, &mut mv);
+            if mv.is_empty() {
+                if pos.side != a_side {
+                    a_wins += 1;
+                }
+                break;
+            }
+            let eval: &dyn Fn(&Pos) -> i32 = if pos.side == a_side { eval_a } else { eval_b };
+            let mut best = (i32::MIN, mv[0]);
+            for &m in &mv {
+                let v = -negamax(g, &g.make(&pos, m), depth - 1, eval) * 16 + rng.gen_range(0..16);
+                if v > best.0 {
+                    best = (v, m);
+                }
+            }
+            pos = g.make(&pos, best.1);
+        }
+    }
+    a_wins
+}
+
+/// The evaluations against simpler ones at equal depth (run with --ignored --nocapture).
+#[test]
+#[ignore]
+fn evaluation_duels() {
+    let g = game(false);
+    let mobility = |p: &Pos| {
+        g.tables.count_moves(p, usize::from(p.side), false) as i32
+            - g.tables.count_moves(p, usize::from(p.side ^ 1), false) as i32
+    };
+    let full = |p: &Pos| g.evaluate(p);
+    let zero = |_: &Pos| 0;
+    println!(
+        "standard depth 2: eval vs mobility {} / 60",
+        duel(&g, 60, 2, &full, &mobility)
+    );
+    println!(
+        "standard depth 2: eval vs zero {} / 60",
+        duel(&g, 60, 2, &full, &zero)
+    );
+    let ga = game(true);
+    let full_a = |p: &Pos| ga.evaluate(p);
+    let hand = |p: &Pos| {
+        100 * (p.hand[usize::from(p.side ^ 1)].count_ones() as i32
+            - p.hand[usize::from(p.side)].count_ones() as i32)
+    };
+    println!(
+        "advanced depth 2: eval vs hand-only {} / 40",
+        duel(&ga, 40, 2, &full_a, &hand)
+    );
+    println!(
+        "advanced depth 2: eval vs zero {} / 40",
+        duel(&ga, 40, 2, &full_a, &zero)
     );
 }
