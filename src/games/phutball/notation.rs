@@ -2,8 +2,9 @@
 
 use super::board::{col, point, row, Bits, COLS, N, PLACEABLE, ROWS};
 use super::movegen::Move;
-use super::paths::{canonical_path, single_jump};
+use super::paths::{canonical_path, single_jump, Canonical};
 use super::position::Pos;
+use super::tree;
 use crate::games::{RuleError, Side};
 
 pub fn point_name(p: usize) -> String {
@@ -39,7 +40,7 @@ pub fn format_move(pos: &Pos, mv: Move) -> String {
         Move::Place(p) => point_name(p as usize),
         Move::Jump { to, removed } => {
             let mut s = point_name(pos.ball as usize);
-            match canonical_path(&pos.men, pos.ball, to, &removed) {
+            match jump_path(pos, to, &removed) {
                 Some(path) => {
                     for q in path {
                         s.push('-');
@@ -54,6 +55,24 @@ pub fn format_move(pos: &Pos, mv: Move) -> String {
             }
             s
         }
+    }
+}
+
+/// States a direct search for one move's canonical path may visit before the whole tree of the
+/// position's moves is walked instead (that walk then serves every later move of the position).
+const PATH_BUDGET: usize = 20_000;
+
+/// The canonical path of a ball move, `None` when it is not legal in `pos`. Cost: at most
+/// [`PATH_BUDGET`] states plus, past that, one walk over all the position's ball moves (as
+/// `legal_moves` does); nothing when the last walk on this thread was for this position.
+fn jump_path(pos: &Pos, to: u16, removed: &Bits) -> Option<Vec<u16>> {
+    if let Some(known) = tree::cached_path(pos, to, removed) {
+        return known;
+    }
+    match canonical_path(&pos.men, pos.ball, to, removed, PATH_BUDGET) {
+        Canonical::Path(p) => Some(p),
+        Canonical::Illegal => None,
+        Canonical::OutOfBudget => tree::path(pos, to, removed),
     }
 }
 

@@ -29,10 +29,22 @@ pub fn single_jump(men: &Bits, from: u16, to: u16) -> Option<Bits> {
     Some(over)
 }
 
-/// The byte-order smallest path (landing points after the start) realising the ball move
-/// (`to`, `removed`) from `ball`. Depth-first in name order, so the first success is the smallest;
-/// states that failed once are remembered and skipped.
-pub fn canonical_path(men: &Bits, ball: u16, to: u16, removed: &Bits) -> Option<Vec<u16>> {
+/// What a search for a move's canonical path found.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Canonical {
+    /// The smallest path: the landing points after the start.
+    Path(Vec<u16>),
+    /// No path realises the move: it is not legal here.
+    Illegal,
+    /// More than the budget of states were visited first.
+    OutOfBudget,
+}
+
+/// The byte-order smallest path realising the ball move (`to`, `removed`) from `ball`, visiting
+/// at most `budget` states. Depth-first in name order, so the first success is the smallest;
+/// only men of `removed` are ever jumped, and states that failed once are remembered and
+/// skipped.
+pub fn canonical_path(men: &Bits, ball: u16, to: u16, removed: &Bits, budget: usize) -> Canonical {
     with_state_set(|dead| {
         let mut c = Canon {
             men: *men,
@@ -42,11 +54,12 @@ pub fn canonical_path(men: &Bits, ball: u16, to: u16, removed: &Bits) -> Option<
             target: *removed,
             dead,
             path: Vec::new(),
+            budget,
         };
-        if c.run(ball) {
-            Some(c.path)
-        } else {
-            None
+        match c.run(ball) {
+            Some(true) => Canonical::Path(c.path),
+            Some(false) => Canonical::Illegal,
+            None => Canonical::OutOfBudget,
         }
     })
 }
@@ -59,10 +72,12 @@ struct Canon<'s> {
     target: Bits,
     dead: &'s mut StateSet,
     path: Vec<u16>,
+    budget: usize,
 }
 
 impl Canon<'_> {
-    fn run(&mut self, ball: u16) -> bool {
+    /// `Some(true)`: found (the path is in `self.path`); `None`: out of budget.
+    fn run(&mut self, ball: u16) -> Option<bool> {
         // (name rank of landing, direction, landing, run length)
         let mut cands = [(0u16, 0usize, 0u16, 0u32); 8];
         let mut n = 0;
@@ -97,13 +112,19 @@ impl Canon<'_> {
             }
             self.path.push(q);
             let done = if self.removed == self.target {
-                q == self.to
+                Some(q == self.to)
             } else {
                 let key = self.rhash ^ BALL_KEYS[q as usize];
-                self.dead.insert(key, q, &self.removed) && self.run(q)
+                if !self.dead.insert(key, q, &self.removed) {
+                    Some(false)
+                } else if self.dead.len() > self.budget {
+                    None
+                } else {
+                    self.run(q)
+                }
             };
-            if done {
-                return true;
+            if done != Some(false) {
+                return done;
             }
             self.path.pop();
             let mut r = first;
@@ -114,6 +135,6 @@ impl Canon<'_> {
                 r = step[r as usize];
             }
         }
-        false
+        Some(false)
     }
 }
