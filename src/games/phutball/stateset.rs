@@ -121,8 +121,9 @@ impl StateSet {
         }
     }
 
+    /// True when state `idx` exists and is (`ball`, `removed`).
     #[inline]
-    fn matches(&self, idx: u32, ball: u16, removed: &Bits) -> bool {
+    pub(super) fn matches(&self, idx: u32, ball: u16, removed: &Bits) -> bool {
         self.entries
             .get(idx as usize)
             .is_some_and(|e| e.ball == ball && e.removed == *removed)

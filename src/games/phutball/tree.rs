@@ -9,7 +9,7 @@
 //! gives every move's canonical notation by following parents, so listing all moves and then
 //! formatting each (what `legal_moves` does) costs one walk, not one search per move.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 
 use super::board::{name_rank, Bits, NONE, STEP};
 use super::movegen::{has_jump_start, Move};
@@ -25,6 +25,9 @@ struct Tree {
     /// False until a walk has finished for (`men`, `ball`).
     valid: bool,
     set: StateSet,
+    /// The state found by the last lookup: callers format the listed moves in order, so the
+    /// next state is tried before hashing.
+    last: Cell<u32>,
 }
 
 thread_local! {
@@ -50,6 +53,7 @@ fn with_tree<R>(pos: &Pos, f: impl FnOnce(&StateSet) -> R) -> R {
             ball: pos.ball,
             valid: false,
             set: fresh,
+            last: Cell::new(ROOT),
         };
         tree.set.reset();
         if has_jump_start(&pos.men, pos.ball) {
@@ -87,23 +91,31 @@ pub fn cached_path(pos: &Pos, to: u16, removed: &Bits) -> Option<Option<Vec<u16>
         let slot = cell.borrow();
         match slot.as_ref() {
             Some(t) if t.valid && t.men == pos.men && t.ball == pos.ball => {
-                Some(path_in(&t.set, to, removed))
+                let next = t.last.get().wrapping_add(1);
+                let idx = if t.set.matches(next, to, removed) {
+                    Some(next)
+                } else {
+                    find(&t.set, to, removed)
+                };
+                if let Some(i) = idx {
+                    t.last.set(i);
+                }
+                Some(idx.and_then(|i| path_from(&t.set, i)))
             }
             _ => None,
         }
     })
 }
 
-/// The canonical path of (`to`, `removed`) from the full tree of `pos`, walking it if needed.
-pub fn path(pos: &Pos, to: u16, removed: &Bits) -> Option<Vec<u16>> {
-    with_tree(pos, |set| path_in(set, to, removed))
-}
-
-fn path_in(set: &StateSet, to: u16, removed: &Bits) -> Option<Vec<u16>> {
+fn find(set: &StateSet, to: u16, removed: &Bits) -> Option<u32> {
     let key = removed
         .iter()
         .fold(BALL_KEYS[to as usize], |h, p| h ^ MAN_KEYS[p]);
-    let mut idx = set.find(key, to, removed)?;
+    set.find(key, to, removed)
+}
+
+/// The path of state `idx`, by following parents back to the first jump.
+fn path_from(set: &StateSet, mut idx: u32) -> Option<Vec<u16>> {
     let mut path = Vec::new();
     // Each step goes to an earlier state, so this ends; the bound only guards a broken set.
     for _ in 0..=set.len() {
