@@ -17,6 +17,7 @@ pub mod suites;
 pub mod tactics;
 #[cfg(test)]
 mod tests;
+pub mod tree;
 
 use rand::rngs::SmallRng;
 use rand::Rng;
@@ -72,7 +73,7 @@ impl Game for Phutball {
     }
     fn legal_moves(&self, pos: &Pos, out: &mut Vec<Move>) {
         movegen::push_placements(pos, out);
-        movegen::push_jumps(pos, out);
+        tree::push_all_jumps(pos, out);
     }
     fn make(&self, pos: &Pos, mv: Move) -> Pos {
         movegen::make(pos, mv)
@@ -137,7 +138,7 @@ impl Game for Phutball {
                 movegen::push_placements(pos, out);
                 out.truncate(start + 1);
                 if out.len() == start {
-                    movegen::push_jumps(pos, out);
+                    movegen::push_jumps_limited(pos, 1, out);
                 }
             }
             Urgency::Threatened(moves) => out.extend(moves),
@@ -162,8 +163,10 @@ impl Game for Phutball {
         if depth == 1 {
             return movegen::count_moves(pos);
         }
+        // Not `legal_moves`: perft needs no canonical paths.
         let mut moves = Vec::new();
-        self.legal_moves(pos, &mut moves);
+        movegen::push_placements(pos, &mut moves);
+        movegen::push_jumps(pos, &mut moves);
         moves
             .iter()
             .map(|&m| self.perft(&movegen::make(pos, m), depth - 1))

@@ -2,12 +2,26 @@
 
 use super::board::{col, point, row, Bits, COLS, N, PLACEABLE, ROWS};
 use super::movegen::Move;
-use super::paths::{canonical_path, single_jump};
+use super::paths::{canonical_path, single_jump, Canonical};
 use super::position::Pos;
+use super::tree;
 use crate::games::{RuleError, Side};
 
 pub fn point_name(p: usize) -> String {
-    format!("{}{}", (b'a' + col(p) as u8) as char, row(p))
+    let mut s = String::with_capacity(3);
+    push_point_name(&mut s, p);
+    s
+}
+
+/// Appends the point's name; without `format!`, as listing millions of ball moves writes tens
+/// of names each.
+fn push_point_name(s: &mut String, p: usize) {
+    s.push((b'a' + col(p) as u8) as char);
+    let r = row(p) as u8;
+    if r >= 10 {
+        s.push((b'0' + r / 10) as char);
+    }
+    s.push((b'0' + r % 10) as char);
 }
 
 /// `h10`, `H10` → index; anything else → `None`.
@@ -38,22 +52,29 @@ pub fn format_move(pos: &Pos, mv: Move) -> String {
     match mv {
         Move::Place(p) => point_name(p as usize),
         Move::Jump { to, removed } => {
-            let mut s = point_name(pos.ball as usize);
-            match canonical_path(&pos.men, pos.ball, to, &removed) {
-                Some(path) => {
-                    for q in path {
-                        s.push('-');
-                        s.push_str(&point_name(q as usize));
-                    }
-                }
-                // Only for a move that is not legal here: still say something readable.
-                None => {
-                    s.push('-');
-                    s.push_str(&point_name(to as usize));
-                }
+            // Only a move that is not legal here has no path: still say something readable.
+            let path = jump_path(pos, to, &removed).unwrap_or_else(|| vec![to]);
+            let mut s = String::with_capacity(4 * (path.len() + 1));
+            push_point_name(&mut s, pos.ball as usize);
+            for q in path {
+                s.push('-');
+                push_point_name(&mut s, q as usize);
             }
             s
         }
+    }
+}
+
+/// The canonical path of a ball move, `None` when it is not legal in `pos`: read off the tree of
+/// the position's moves when this thread's last `legal_moves` was for `pos` (what listing all
+/// moves relies on), else found by a direct search over this move's states only.
+fn jump_path(pos: &Pos, to: u16, removed: &Bits) -> Option<Vec<u16>> {
+    if let Some(known) = tree::cached_path(pos, to, removed) {
+        return known;
+    }
+    match canonical_path(&pos.men, pos.ball, to, removed, usize::MAX) {
+        Canonical::Path(p) => Some(p),
+        Canonical::Illegal | Canonical::OutOfBudget => None,
     }
 }
 

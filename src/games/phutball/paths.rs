@@ -1,7 +1,7 @@
 //! Ball paths as written in notation: checking one jump, and finding the canonical (byte-order
 //! smallest) path of a ball move.
 
-use super::board::{name_rank, Bits, NONE, STEP};
+use super::board::{name_rank, shift, Bits, NONE, STEP};
 use super::position::{BALL_KEYS, MAN_KEYS};
 use super::stateset::with_state_set;
 use super::stateset::StateSet;
@@ -29,10 +29,26 @@ pub fn single_jump(men: &Bits, from: u16, to: u16) -> Option<Bits> {
     Some(over)
 }
 
-/// The byte-order smallest path (landing points after the start) realising the ball move
-/// (`to`, `removed`) from `ball`. Depth-first in name order, so the first success is the smallest;
-/// states that failed once are remembered and skipped.
-pub fn canonical_path(men: &Bits, ball: u16, to: u16, removed: &Bits) -> Option<Vec<u16>> {
+/// What a search for a move's canonical path found.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Canonical {
+    /// The smallest path: the landing points after the start.
+    Path(Vec<u16>),
+    /// No path realises the move: it is not legal here.
+    Illegal,
+    /// More than the budget of states were visited first.
+    OutOfBudget,
+}
+
+/// The byte-order smallest path realising the ball move (`to`, `removed`) from `ball`, visiting
+/// at most `budget` states. Depth-first in name order, so the first success is the smallest;
+/// only men of `removed` are ever jumped, states that failed once are remembered and skipped,
+/// and states from which a sound test shows the move cannot be completed are cut.
+///
+/// Finding whether a chain realises a given move is a hard search problem in general, so this
+/// is not polynomial; but it only visits states that remove part of this move's men, each once,
+/// so it never costs more states than listing all the position's ball moves.
+pub fn canonical_path(men: &Bits, ball: u16, to: u16, removed: &Bits, budget: usize) -> Canonical {
     with_state_set(|dead| {
         let mut c = Canon {
             men: *men,
@@ -42,14 +58,19 @@ pub fn canonical_path(men: &Bits, ball: u16, to: u16, removed: &Bits) -> Option<
             target: *removed,
             dead,
             path: Vec::new(),
+            budget,
         };
-        if c.run(ball) {
-            Some(c.path)
-        } else {
-            None
+        match c.run(ball) {
+            Some(true) => Canonical::Path(c.path),
+            Some(false) => Canonical::Illegal,
+            None => Canonical::OutOfBudget,
         }
     })
 }
+
+/// The sound test of [`Canon::may_finish`] costs about ten plain steps; run at every third
+/// depth it still cuts most dead subtrees early, for a third of the cost.
+const TEST_EVERY: usize = 3;
 
 struct Canon<'s> {
     men: Bits,
@@ -59,10 +80,12 @@ struct Canon<'s> {
     target: Bits,
     dead: &'s mut StateSet,
     path: Vec<u16>,
+    budget: usize,
 }
 
 impl Canon<'_> {
-    fn run(&mut self, ball: u16) -> bool {
+    /// `Some(true)`: found (the path is in `self.path`); `None`: out of budget.
+    fn run(&mut self, ball: u16) -> Option<bool> {
         // (name rank of landing, direction, landing, run length)
         let mut cands = [(0u16, 0usize, 0u16, 0u32); 8];
         let mut n = 0;
@@ -97,13 +120,21 @@ impl Canon<'_> {
             }
             self.path.push(q);
             let done = if self.removed == self.target {
-                q == self.to
+                Some(q == self.to)
             } else {
                 let key = self.rhash ^ BALL_KEYS[q as usize];
-                self.dead.insert(key, q, &self.removed) && self.run(q)
+                if !self.dead.insert(key, q, &self.removed) {
+                    Some(false)
+                } else if self.dead.len() > self.budget {
+                    None
+                } else if self.path.len() % TEST_EVERY == 0 && !self.may_finish(q) {
+                    Some(false)
+                } else {
+                    self.run(q)
+                }
             };
-            if done {
-                return true;
+            if done != Some(false) {
+                return done;
             }
             self.path.pop();
             let mut r = first;
@@ -114,6 +145,40 @@ impl Canon<'_> {
                 r = step[r as usize];
             }
         }
-        false
+        Some(false)
+    }
+
+    /// False when no continuation from the ball on `ball` can remove exactly the men still to
+    /// go and end on the target point. Sound relaxation: the ball only ever lands on points that
+    /// are not men it must keep, and every later jump passes over men still to go only; so it
+    /// must reach the end point, and pass over each man still to go, in the graph of such jumps
+    /// where men still to go count both as men and as possible landings.
+    fn may_finish(&self, ball: u16) -> bool {
+        let to_go = self.target.andnot(&self.removed);
+        let keep = self.men.andnot(&self.target);
+        let mut reach = Bits::EMPTY;
+        reach.set(ball as usize);
+        let mut frontier = reach;
+        let mut passed = Bits::EMPTY;
+        loop {
+            let mut new = Bits::EMPTY;
+            for d in 0..8 {
+                let mut run = shift(&frontier, d).and(&to_go);
+                while !run.is_empty() {
+                    let next = shift(&run, d);
+                    let land = next.andnot(&keep);
+                    passed = passed.or(&shift(&land, (d + 4) % 8));
+                    new = new.or(&land);
+                    run = next.and(&to_go);
+                }
+            }
+            let new = new.andnot(&reach);
+            if new.is_empty() {
+                break;
+            }
+            reach = reach.or(&new);
+            frontier = new;
+        }
+        reach.get(self.to as usize) && to_go.is_subset(&passed)
     }
 }
