@@ -127,7 +127,7 @@ impl Canon<'_> {
                     Some(false)
                 } else if self.dead.len() > self.budget {
                     None
-                } else if self.path.len() % TEST_EVERY == 0 && !self.may_finish(q) {
+                } else if self.path.len().is_multiple_of(TEST_EVERY) && !self.may_finish(q) {
                     Some(false)
                 } else {
                     self.run(q)
