@@ -262,8 +262,24 @@ const NOT_COL_O: Bits = {
 const BOARD: Bits = Bits([!0, !0, !0, !0, (1u64 << (N - 256)) - 1]);
 
 /// Every point of `b` moved one step in direction `d` (points leaving the board vanish).
+#[inline]
 pub fn shift(b: &Bits, d: usize) -> Bits {
-    let (dc, dr) = DIRS[d];
+    match d {
+        0 => shift_to::<0>(b),
+        1 => shift_to::<1>(b),
+        2 => shift_to::<2>(b),
+        3 => shift_to::<3>(b),
+        4 => shift_to::<4>(b),
+        5 => shift_to::<5>(b),
+        6 => shift_to::<6>(b),
+        _ => shift_to::<7>(b),
+    }
+}
+
+/// [`shift`] for a direction known at compile time (the word offsets become constants).
+#[inline(always)]
+pub fn shift_to<const D: usize>(b: &Bits) -> Bits {
+    let (dc, dr) = DIRS[D];
     let off = dr * COLS as i32 + dc;
     let w = &b.0;
     let mut r = [0u64; 5];
