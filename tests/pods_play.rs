@@ -190,6 +190,179 @@ fn genmove_keeps_the_win_in_standard_endgames() {
     assert!(failures.is_empty(), "{failures:#?}");
 }
 
+/// The engine with `limits` against `opp` over `games` games (colours and rotations by
+/// `schedule`); the score is the engine's.
+fn engine_vs(advanced: bool, opp: Player, limits: Limits, games: u32, seed: u64) -> Score {
+    play_between(
+        advanced,
+        Player::Engine(limits),
+        opp,
+        games,
+        seed,
+        MAX_PLIES,
+    )
+}
+
+fn report(what: &str, s: Score) -> Score {
+    eprintln!("{what}: {s}");
+    s
+}
+
+#[test]
+fn schedule_alternates_colours_and_rotations() {
+    let firsts: Vec<(Side, u32)> = (0..8).map(schedule).collect();
+    for side in [Side::P1, Side::P2] {
+        for r in ROTATIONS {
+            assert!(firsts.contains(&(side, r)), "{side:?} {r}");
+        }
+    }
+}
+
+#[test]
+fn standard_greedy_leaves_fewest_replies() {
+    let game = Pods::new(false);
+    let mut rng = SmallRng::seed_from_u64(3);
+    for fen in WINNING.iter().chain(&LOSING) {
+        let pos = game.parse_position(fen).expect("endgame parses");
+        let replies = |m| {
+            let mut r = Vec::new();
+            game.legal_moves(&game.make(&pos, m), &mut r);
+            r.len()
+        };
+        let mut moves = Vec::new();
+        game.legal_moves(&pos, &mut moves);
+        let fewest = moves.iter().map(|&m| replies(m)).min();
+        let m = standard_greedy_move(&game, &pos, &mut rng);
+        assert!(moves.contains(&m));
+        assert_eq!(Some(replies(m)), fewest, "{fen}");
+    }
+}
+
+#[test]
+fn advanced_greedy_empties_its_hand_then_removes() {
+    let game = Pods::new(true);
+    let mut rng = SmallRng::seed_from_u64(4);
+    let mut checked = 0;
+    for i in 0..20 {
+        let mut pos = game
+            .parse_position(&start_string(ROTATIONS[i % 4]))
+            .expect("start");
+        for _ in 0..60 {
+            let mut moves = Vec::new();
+            game.legal_moves(&pos, &mut moves);
+            if moves.is_empty() || game.terminal(&pos).is_some() {
+                break;
+            }
+            let me = game.side_to_move(&pos);
+            let key = |m| {
+                let after = game.make(&pos, m);
+                let won = game.terminal(&after).map(|t| t.outcome) == Some(Outcome::Win(me));
+                let fen = game.format_position(&after);
+                (!won, in_hand(&fen, me), in_play(&fen, me.other()))
+            };
+            let best = moves.iter().map(|&m| key(m)).min();
+            let m = advanced_greedy_move(&game, &pos, &mut rng);
+            assert!(moves.contains(&m));
+            assert_eq!(Some(key(m)), best);
+            checked += 1;
+            pos = game.make(&pos, moves[rng.gen_range(0..moves.len())]);
+        }
+    }
+    assert!(checked > 200);
+}
+
+/// The baselines are real opponents: both beat a random mover clearly.
+#[test]
+fn greedy_baselines_beat_random() {
+    for advanced in [false, true] {
+        let s = report(
+            &format!("pods advanced={advanced} greedy vs random, 20 games"),
+            play_between(advanced, Player::Greedy, Player::Random, 20, 9, MAX_PLIES),
+        );
+        assert!(s.wins >= 16, "{s}");
+    }
+}
+
+// Quick deterministic matches (node limits; thresholds scaled from the 95% / 75%).
+
+#[test]
+fn quick_standard_vs_random() {
+    let s = report(
+        "pods standard 2000 nodes vs random, 20 games",
+        engine_vs(false, Player::Random, node_limit(2_000), 20, 11),
+    );
+    assert!(s.wins >= 19, "{s}");
+}
+
+#[test]
+fn quick_standard_vs_greedy() {
+    let s = report(
+        "pods standard 2000 nodes vs greedy, 20 games",
+        engine_vs(false, Player::Greedy, node_limit(2_000), 20, 12),
+    );
+    assert!(s.wins >= 15, "{s}");
+}
+
+#[test]
+fn quick_advanced_vs_random() {
+    let s = report(
+        "pods advanced 2000 nodes vs random, 20 games",
+        engine_vs(true, Player::Random, node_limit(2_000), 20, 13),
+    );
+    assert!(s.wins >= 19, "{s}");
+}
+
+#[test]
+fn quick_advanced_vs_greedy() {
+    let s = report(
+        "pods advanced 2000 nodes vs greedy, 20 games",
+        engine_vs(true, Player::Greedy, node_limit(2_000), 20, 14),
+    );
+    assert!(s.wins >= 15, "{s}");
+}
+
+// The criteria: 100 games at 100 ms per move, each variant, each baseline.
+
+#[test]
+#[ignore]
+fn full_standard_vs_random_100ms() {
+    let s = report(
+        "pods standard 100 ms vs random, 100 games",
+        engine_vs(false, Player::Random, movetime(100), 100, 4031),
+    );
+    assert!(s.wins >= 95, "{s}");
+}
+
+#[test]
+#[ignore]
+fn full_standard_vs_greedy_100ms() {
+    let s = report(
+        "pods standard 100 ms vs greedy, 100 games",
+        engine_vs(false, Player::Greedy, movetime(100), 100, 4032),
+    );
+    assert!(s.wins >= 75, "{s}");
+}
+
+#[test]
+#[ignore]
+fn full_advanced_vs_random_100ms() {
+    let s = report(
+        "pods advanced 100 ms vs random, 100 games",
+        engine_vs(true, Player::Random, movetime(100), 100, 4033),
+    );
+    assert!(s.wins >= 95, "{s}");
+}
+
+#[test]
+#[ignore]
+fn full_advanced_vs_greedy_100ms() {
+    let s = report(
+        "pods advanced 100 ms vs greedy, 100 games",
+        engine_vs(true, Player::Greedy, movetime(100), 100, 4034),
+    );
+    assert!(s.wins >= 75, "{s}");
+}
+
 /// Prints fresh endgame positions for `ENDGAMES` (run by hand, see there): seeded random games
 /// from randomly rotated starts, each cut at its first position with at most 10 (or 9) pods in hand; winning positions are
 /// kept when at least half of the moves throw the win away.

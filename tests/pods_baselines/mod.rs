@@ -246,7 +246,11 @@ pub fn game_name(advanced: bool) -> &'static str {
 /// Colour and rotation of game `i` of a match: `a` is White in even games, and each
 /// (colour, rotation) pair comes round once every eight games.
 pub fn schedule(i: u32) -> (Side, u32) {
-    let side = if i % 2 == 0 { Side::P1 } else { Side::P2 };
+    let side = if i.is_multiple_of(2) {
+        Side::P1
+    } else {
+        Side::P2
+    };
     (side, ROTATIONS[(i / 2 % 4) as usize])
 }
 
