@@ -340,26 +340,29 @@ fn phutball_dense_figures() {
     for text in positions {
         let pos = g().parse_position(&text).expect("position");
         let t = Instant::now();
-        let n = g().perft(&pos, 1);
-        let count_time = t.elapsed();
-        let t = Instant::now();
         let mut moves = Vec::new();
         g().legal_moves(&pos, &mut moves);
         let list_time = t.elapsed();
-        assert_eq!(moves.len() as u64, n);
+        let list_rss = peak_rss_mib();
         let t = Instant::now();
         let names: Vec<String> = moves.iter().map(|&m| g().format_move(&pos, m)).collect();
         let name_time = t.elapsed();
+        let name_rss = peak_rss_mib();
         let longest = names.iter().map(String::len).max().unwrap_or(0);
+        drop(names);
+        let t = Instant::now();
+        let n = g().perft(&pos, 1);
+        let count_time = t.elapsed();
+        assert_eq!(moves.len() as u64, n);
         eprintln!(
-            "men {} ({:.0}%): {n} moves; perft 1 {:.2} s, legal_moves {:.2} s, format all {:.2} s; \
-             longest name {longest} chars; peak RSS {} MiB",
+            "men {} ({:.0}%): {n} moves; legal_moves {:.2} s (peak RSS {list_rss} MiB), \
+             format all {:.2} s (peak RSS {name_rss} MiB, longest name {longest} chars), \
+             perft 1 {:.2} s",
             pos.men.count(),
             f64::from(pos.men.count()) * 100.0 / 285.0,
-            count_time.as_secs_f64(),
             list_time.as_secs_f64(),
             name_time.as_secs_f64(),
-            peak_rss_mib()
+            count_time.as_secs_f64(),
         );
     }
 }
