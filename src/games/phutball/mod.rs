@@ -17,6 +17,7 @@ pub mod suites;
 pub mod tactics;
 #[cfg(test)]
 mod tests;
+/// Canonical names of all of a position's ball moves from one walk.
 pub mod tree;
 
 use rand::rngs::SmallRng;
