@@ -4,6 +4,7 @@
 
 pub mod bench;
 pub mod engine;
+pub mod fuzz;
 pub mod games;
 pub mod protocol;
 pub mod search;

@@ -14,7 +14,7 @@ pub const BUILTIN_TEXT: &str = include_str!("pods.dat");
 pub const POD_COUNT: usize = 14;
 
 /// Files larger than this are not pods data; refusing them early keeps a wrong path harmless.
-const MAX_FILE_BYTES: u64 = 1 << 20;
+pub(crate) const MAX_FILE_BYTES: u64 = 1 << 20;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Leg {
@@ -100,15 +100,27 @@ impl PodsData {
         }
     }
 
-    /// Reads and validates a data file.
+    /// Reads and validates a data file. Only regular files are read (a FIFO or a device such as
+    /// `/dev/zero` would block or never end), and never more than the size limit.
     pub fn load(path: &str) -> Result<PodsData, DataError> {
+        use std::io::Read;
         let meta =
             std::fs::metadata(path).or_else(|e| err(0, format!("cannot read '{path}': {e}")))?;
+        if !meta.is_file() {
+            return err(0, format!("'{path}' is not a regular file"));
+        }
         if meta.len() > MAX_FILE_BYTES {
             return err(0, format!("'{path}' is too large for a pods data file"));
         }
-        let bytes =
-            std::fs::read(path).or_else(|e| err(0, format!("cannot read '{path}': {e}")))?;
+        let file =
+            std::fs::File::open(path).or_else(|e| err(0, format!("cannot read '{path}': {e}")))?;
+        let mut bytes = Vec::new();
+        file.take(MAX_FILE_BYTES + 1)
+            .read_to_end(&mut bytes)
+            .or_else(|e| err(0, format!("cannot read '{path}': {e}")))?;
+        if bytes.len() as u64 > MAX_FILE_BYTES {
+            return err(0, format!("'{path}' is too large for a pods data file"));
+        }
         let text =
             String::from_utf8(bytes).or_else(|_| err(0, format!("'{path}' is not UTF-8 text")))?;
         PodsData::parse(&text, path)

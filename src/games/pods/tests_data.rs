@@ -1,6 +1,6 @@
 //! The data file: the built-in set, replacements, and every kind of broken file.
 
-use super::data::{Leg, BUILTIN_TEXT};
+use super::data::{Leg, BUILTIN_TEXT, MAX_FILE_BYTES};
 use super::tests::game;
 use super::*;
 
@@ -146,4 +146,22 @@ fn broken_data_files_are_rejected_with_the_reason() {
         .map(|e| e.to_string());
     assert!(err.unwrap_or_default().contains("not UTF-8"));
     let _ = std::fs::remove_file(path);
+}
+
+#[test]
+fn data_paths_that_are_not_regular_files_are_refused_at_once() {
+    // `/dev/zero` never ends and a FIFO blocks on open: both must be refused, not read.
+    let dir = std::env::temp_dir();
+    for path in ["/dev/zero", "/dev/null", &dir.to_string_lossy()] {
+        let err = PodsData::load(path).err().map(|e| e.to_string());
+        assert!(
+            err.as_deref().unwrap_or_default().contains("not a regular file"),
+            "{path}: {err:?}"
+        );
+    }
+    let big = dir.join(format!("tetrad-pods-{}-big", std::process::id()));
+    let _ = std::fs::write(&big, vec![b'#'; (MAX_FILE_BYTES + 1) as usize]);
+    let err = PodsData::load(&big.to_string_lossy()).err().map(|e| e.to_string());
+    assert!(err.unwrap_or_default().contains("too large"));
+    let _ = std::fs::remove_file(big);
 }

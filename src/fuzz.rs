@@ -1,0 +1,181 @@
+//! Entry points for coverage-guided fuzzing (`fuzz/`, driven by `scripts/fuzz.sh`) and for the
+//! test that replays their seeds and every finding (`tests/fuzz_corpus.rs`).
+//!
+//! Each target takes raw bytes and must neither panic nor hang, whatever they are; the game and
+//! data targets also check the round-trip properties that the proptests check on generated input.
+
+use std::io::Cursor;
+
+use crate::games::diamond::Diamond;
+use crate::games::phutball::Phutball;
+use crate::games::poddavki::Poddavki;
+use crate::games::pods::data::PodsData;
+use crate::games::pods::Pods;
+use crate::games::Game;
+use crate::protocol::{self, Dialect};
+use crate::session::Session;
+
+/// The targets by name, as `scripts/fuzz.sh` and the corpus test know them.
+pub const TARGETS: [(&str, fn(&[u8])); 3] = [
+    ("game_text", game_text),
+    ("protocol", protocol),
+    ("pods_data", pods_data),
+];
+
+/// Moves tried per input: enough to reach any position the fuzzer can name, few enough that an
+/// input stays fast.
+const MAX_MOVES: usize = 64;
+
+/// Byte 0 picks the game (five names); the rest is text: the first line a position string (empty
+/// means the start position), each further line a move to parse and play.
+///
+/// Properties: a parsed position formats to a string that parses to the same position and
+/// hash; a parsed move formats to a string that parses to the same move; playing it gives a
+/// position whose string round-trips too.
+pub fn game_text(data: &[u8]) {
+    let Some((&pick, rest)) = data.split_first() else {
+        return;
+    };
+    let text = String::from_utf8_lossy(rest);
+    match pick % 5 {
+        0 => game_lines(&Poddavki::default(), &text),
+        1 => game_lines(&Phutball, &text),
+        2 => game_lines(&Diamond, &text),
+        3 => game_lines(&Pods::new(false), &text),
+        _ => game_lines(&Pods::new(true), &text),
+    }
+}
+
+fn game_lines<G: Game>(game: &G, text: &str) {
+    let mut lines = text.split('\n');
+    let first = lines.next().unwrap_or_default();
+    let mut pos = if first.trim().is_empty() {
+        game.start()
+    } else {
+        match game.parse_position(first) {
+            Ok(p) => p,
+            Err(_) => game.start(),
+        }
+    };
+    check_position(game, &pos);
+    for line in lines.take(MAX_MOVES) {
+        let Ok(mv) = game.parse_move(&pos, line) else {
+            continue;
+        };
+        let name = game.format_move(&pos, mv);
+        assert_eq!(
+            game.parse_move(&pos, &name),
+            Ok(mv),
+            "{}: move '{line}' formats as '{name}', which does not parse back",
+            game.name()
+        );
+        if game.terminal(&pos).is_some() {
+            continue;
+        }
+        pos = game.make(&pos, mv);
+        check_position(game, &pos);
+    }
+}
+
+fn check_position<G: Game>(game: &G, pos: &G::Pos) {
+    let text = game.format_position(pos);
+    match game.parse_position(&text) {
+        Ok(back) => {
+            assert_eq!(&back, pos, "{}: '{text}' parses to another position", game.name());
+            assert_eq!(game.hash(&back), game.hash(pos), "{}: hash of '{text}'", game.name());
+            assert_eq!(game.format_position(&back), text);
+        }
+        Err(e) => panic!("{}: formatted position '{text}' refused: {e}", game.name()),
+    }
+    let _ = game.render(pos);
+}
+
+/// Byte 0 picks the dialect (detected from the first line, GTP, or UGI); the rest is the
+/// engine's whole input, run through the real protocol loop to end of input.
+///
+/// Work that is expensive by request is kept out, so that a slow input means a defect: `perft`
+/// deeper than 2, and more than a few search commands (each search stops at end of input).
+pub fn protocol(data: &[u8]) {
+    let Some((&pick, rest)) = data.split_first() else {
+        return;
+    };
+    if !affordable(rest) {
+        return;
+    }
+    let dialect = match pick % 3 {
+        0 => None,
+        1 => Some(Dialect::Gtp),
+        _ => Some(Dialect::Ugi),
+    };
+    let mut out = Vec::new();
+    let code = protocol::run(Session::new(), dialect, Cursor::new(rest.to_vec()), &mut out);
+    assert_eq!(code, 0);
+    let out = String::from_utf8(out).expect("the engine writes UTF-8");
+    if dialect == Some(Dialect::Gtp) {
+        check_gtp_framing(&out);
+    }
+}
+
+/// Searches and perft are what an input may legitimately ask to take long.
+fn affordable(input: &[u8]) -> bool {
+    let text = String::from_utf8_lossy(input).to_ascii_lowercase();
+    let mut searches = 0;
+    for line in text.split(['\n', '\r']) {
+        if line.contains("genmove") || line.contains("go") {
+            searches += 1;
+        }
+        if line.contains("perft") {
+            let deep = line
+                .split(|c: char| !c.is_ascii_digit())
+                .any(|d| d.parse::<u64>().map_or(!d.is_empty(), |n| n > 2));
+            if deep {
+                return false;
+            }
+        }
+    }
+    searches <= 4
+}
+
+/// Every GTP answer is `=` or `?`, an optional id, then a body ending in an empty line.
+fn check_gtp_framing(out: &str) {
+    if out.is_empty() {
+        return;
+    }
+    assert!(out.ends_with("\n\n"), "unterminated GTP answer: {out:?}");
+    for answer in out.trim_end_matches('\n').split("\n\n") {
+        assert!(
+            answer.starts_with('=') || answer.starts_with('?'),
+            "badly framed GTP answer {answer:?} in {out:?}"
+        );
+    }
+}
+
+/// The whole input is a Pods data file. Accepted data must give a playable game: a few plies
+/// of both variants from the start run without a panic.
+pub fn pods_data(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let Ok(parsed) = PodsData::parse(text, "fuzz") else {
+        return;
+    };
+    for advanced in [false, true] {
+        let game = Pods::with_data(advanced, parsed.clone());
+        let mut pos = game.start();
+        let mut moves = Vec::new();
+        for ply in 0..6 {
+            if game.terminal(&pos).is_some() {
+                break;
+            }
+            moves.clear();
+            game.legal_moves(&pos, &mut moves);
+            let Some(&mv) = moves.get(ply * 7 % moves.len().max(1)) else {
+                break;
+            };
+            let name = game.format_move(&pos, mv);
+            assert_eq!(game.parse_move(&pos, &name), Ok(mv));
+            pos = game.make(&pos, mv);
+            check_position(&game, &pos);
+        }
+    }
+}
