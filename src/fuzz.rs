@@ -15,8 +15,11 @@ use crate::games::Game;
 use crate::protocol::{self, Dialect};
 use crate::session::Session;
 
+/// A fuzz target: any bytes in, no panic and no hang out.
+pub type Target = fn(&[u8]);
+
 /// The targets by name, as `scripts/fuzz.sh` and the corpus test know them.
-pub const TARGETS: [(&str, fn(&[u8])); 3] = [
+pub const TARGETS: [(&str, Target); 3] = [
     ("game_text", game_text),
     ("protocol", protocol),
     ("pods_data", pods_data),
@@ -81,8 +84,18 @@ fn check_position<G: Game>(game: &G, pos: &G::Pos) {
     let text = game.format_position(pos);
     match game.parse_position(&text) {
         Ok(back) => {
-            assert_eq!(&back, pos, "{}: '{text}' parses to another position", game.name());
-            assert_eq!(game.hash(&back), game.hash(pos), "{}: hash of '{text}'", game.name());
+            assert_eq!(
+                &back,
+                pos,
+                "{}: '{text}' parses to another position",
+                game.name()
+            );
+            assert_eq!(
+                game.hash(&back),
+                game.hash(pos),
+                "{}: hash of '{text}'",
+                game.name()
+            );
             assert_eq!(game.format_position(&back), text);
         }
         Err(e) => panic!("{}: formatted position '{text}' refused: {e}", game.name()),
@@ -108,7 +121,12 @@ pub fn protocol(data: &[u8]) {
         _ => Some(Dialect::Ugi),
     };
     let mut out = Vec::new();
-    let code = protocol::run(Session::new(), dialect, Cursor::new(rest.to_vec()), &mut out);
+    let code = protocol::run(
+        Session::new(),
+        dialect,
+        Cursor::new(rest.to_vec()),
+        &mut out,
+    );
     assert_eq!(code, 0);
     let out = String::from_utf8(out).expect("the engine writes UTF-8");
     if dialect == Some(Dialect::Gtp) {

@@ -39,5 +39,9 @@ fn fuzz_seeds_and_findings_replay_cleanly() {
             }
         }
     }
-    assert!(seeds >= 20, "only {seeds} seeds found under {}", root.display());
+    assert!(
+        seeds >= 20,
+        "only {seeds} seeds found under {}",
+        root.display()
+    );
 }

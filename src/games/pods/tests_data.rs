@@ -155,13 +155,17 @@ fn data_paths_that_are_not_regular_files_are_refused_at_once() {
     for path in ["/dev/zero", "/dev/null", &dir.to_string_lossy()] {
         let err = PodsData::load(path).err().map(|e| e.to_string());
         assert!(
-            err.as_deref().unwrap_or_default().contains("not a regular file"),
+            err.as_deref()
+                .unwrap_or_default()
+                .contains("not a regular file"),
             "{path}: {err:?}"
         );
     }
     let big = dir.join(format!("tetrad-pods-{}-big", std::process::id()));
     let _ = std::fs::write(&big, vec![b'#'; (MAX_FILE_BYTES + 1) as usize]);
-    let err = PodsData::load(&big.to_string_lossy()).err().map(|e| e.to_string());
+    let err = PodsData::load(&big.to_string_lossy())
+        .err()
+        .map(|e| e.to_string());
     assert!(err.unwrap_or_default().contains("too large"));
     let _ = std::fs::remove_file(big);
 }
