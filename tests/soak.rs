@@ -1,5 +1,7 @@
 //! Random-play soak (short version) across all five game names: after every move, the
-//! invariants every game must keep. The long version: `cargo test --release --test soak -- --ignored`.
+//! invariants every game must keep. The long version: `scripts/soak.sh` (or
+//! `cargo test --release --test soak -- --ignored`; `SOAK_GAMES` and `SOAK_SEED` change the
+//! number of games per game name and the seeds).
 
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -80,25 +82,34 @@ fn soak<G: Game>(game: &G, games: u32, seed: u64, max_plies: u32) -> u64 {
     checked
 }
 
-fn all(games: u32, max_plies: u32) {
-    let n = soak(&poddavki::Poddavki::default(), games, 1, max_plies)
+fn all(games: u32, max_plies: u32, seed: u64) {
+    let n = soak(&poddavki::Poddavki::default(), games, seed + 1, max_plies)
         // Random Phutball fills the board; dense boards have millions of distinct ball moves
         // (deciding them is NP-hard), so its games stay short here.
-        + soak(&phutball::Phutball, games / 4 + 1, 2, max_plies.min(60))
-        + soak(&diamond::Diamond, games, 3, max_plies)
-        + soak(&pods::Pods::new(false), games, 4, max_plies)
-        + soak(&pods::Pods::new(true), games, 5, max_plies);
-    eprintln!("soak: {n} positions checked");
+        + soak(&phutball::Phutball, games / 4 + 1, seed + 2, max_plies.min(60))
+        + soak(&diamond::Diamond, games, seed + 3, max_plies)
+        + soak(&pods::Pods::new(false), games, seed + 4, max_plies)
+        + soak(&pods::Pods::new(true), games, seed + 5, max_plies);
+    eprintln!(
+        "soak: {games} games per game name ({} Phutball), seed {seed}: {n} positions checked",
+        games / 4 + 1
+    );
     assert!(n > u64::from(games));
 }
 
 #[test]
 fn soak_short() {
-    all(40, 200);
+    all(40, 200, 0);
 }
 
 #[test]
 #[ignore]
 fn soak_long() {
-    all(4000, 400);
+    let env = |name: &str, default: u64| {
+        std::env::var(name)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(default)
+    };
+    all(env("SOAK_GAMES", 4000) as u32, 400, env("SOAK_SEED", 0));
 }

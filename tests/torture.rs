@@ -138,3 +138,66 @@ fn ugi_random_sessions_always_answer_bestmove_once() {
     e.until("readyok");
     assert!(e.alive());
 }
+
+#[test]
+fn thousands_of_genmove_undo_cycles_restore_every_position() {
+    let mut rng = SmallRng::seed_from_u64(79);
+    let mut e = Engine::start(&[]);
+    e.gtp("set_option nodes 60");
+    let mut cycles = 0;
+    for game in GAMES {
+        assert_eq!(e.gtp(&format!("set_game {game}")), "=");
+        for _ in 0..400 {
+            let before = e.gtp("get_position");
+            let mv = e.gtp("genmove");
+            if mv.starts_with("? game is over") {
+                e.gtp("clear_board");
+                continue;
+            }
+            assert!(mv.starts_with("= "), "{game}: genmove -> {mv:?}");
+            // Mostly undo (the position must come back exactly); sometimes keep the move so
+            // that the cycles reach deeper positions.
+            if rng.gen_bool(0.7) {
+                assert_eq!(e.gtp("undo"), "=");
+                assert_eq!(e.gtp("get_position"), before, "{game}: undo after {mv}");
+                cycles += 1;
+            }
+        }
+    }
+    assert!(cycles > 1000, "{cycles}");
+    let rss = e.rss_kib().expect("rss readable");
+    assert!(rss < (16 + 64) * 1024, "rss {rss} KiB");
+}
+
+#[test]
+fn quit_and_end_of_input_at_random_times_during_searches() {
+    let mut rng = SmallRng::seed_from_u64(80);
+    for round in 0..12 {
+        let mut e = Engine::start(&[]);
+        let game = GAMES[round % GAMES.len()];
+        let ugi = round % 2 == 0;
+        if ugi {
+            e.send("ugi");
+            e.until("ugiok");
+            e.send(&format!("setoption name UCI_Variant value {game}"));
+            e.send("position startpos");
+            e.send("go infinite");
+        } else {
+            e.gtp(&format!("set_game {game}"));
+            e.gtp("time_settings 3600 0 0");
+            e.send("genmove");
+        }
+        std::thread::sleep(Duration::from_millis(rng.gen_range(0..80)));
+        if rng.gen_bool(0.5) {
+            e.send("quit");
+        } else {
+            e.close_stdin();
+        }
+        let exit = e.wait_exit(Duration::from_secs(1));
+        assert!(
+            exit.is_some(),
+            "round {round}: {game} still running 1 s after quit/EOF"
+        );
+        assert_eq!(exit.map(|x| x.0), Some(0), "round {round}");
+    }
+}
