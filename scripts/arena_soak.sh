@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Fast-clock soak: tetrad (UGI) against tetrad (GTP) at 1+0.01 on every game, a tetrad referee
+# checking every move. Any forfeit, crash, hang or illegal move shows in the result reasons.
+#   scripts/arena_soak.sh [GAMES_PER_GAME] [CONCURRENCY] [SEED]   (defaults: 100 1 1)
+# Results: results/soak-GAME/ (games.jsonl, summary.txt); totals on the last lines.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+per=${1:-100}
+conc=${2:-1}
+seed=${3:-1}
+cargo build --release
+mkdir -p results
+# Peak resident memory of any tetrad process (engines and referees), sampled every 0.2 s.
+peak_rss() {
+    local peak=0 r
+    while sleep 0.2; do
+        for r in $(ps -C tetrad -o rss= 2>/dev/null); do
+            if ((r > peak)); then
+                peak=$r
+                echo "$peak" >results/soak-peak-rss-kib
+            fi
+        done
+    done
+}
+peak_rss &
+sampler=$!
+for game in poddavki phutball diamond pods-standard pods-advanced; do
+    python3 scripts/arena.py --game "$game" \
+        --engine cmd=target/release/tetrad,name=ugi,proto=ugi \
+        --engine cmd=target/release/tetrad,name=gtp,proto=gtp \
+        --games "$per" --tc 1+0.01 --concurrency "$conc" --random-plies 4 \
+        --seed "$seed" --quiet --out "results/soak-$game"
+done
+kill "$sampler" 2>/dev/null || true
+wait "$sampler" 2>/dev/null || true
+python3 - <<'PY'
+import json, collections
+games = plies = 0
+faults = collections.Counter()
+reasons = collections.Counter()
+for g in ["poddavki", "phutball", "diamond", "pods-standard", "pods-advanced"]:
+    for line in open(f"results/soak-{g}/games.jsonl"):
+        rec = json.loads(line)
+        games += 1
+        plies += rec.get("plies", 0)
+        reasons[rec["reason"]] += 1
+        if "fault" in rec or rec["result"] == "*":
+            faults[rec.get("fault", "aborted")] += 1
+rss = open("results/soak-peak-rss-kib").read().strip() or "?"
+print(f"arena soak: {games} games, {plies} plies, faults {sum(faults.values())} {dict(faults)}, "
+      f"peak RSS of any tetrad process {rss} KiB")
+for r, n in sorted(reasons.items(), key=lambda x: -x[1]):
+    print(f"  {r}: {n}")
+PY
