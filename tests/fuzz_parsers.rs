@@ -1,9 +1,13 @@
-//! Property tests: no input line makes the protocol parsers panic, and parsed GTP frames keep
-//! their id.
+//! Property tests: no input line makes the protocol parsers panic, parsed GTP frames keep
+//! their id, and a refused command leaves the session as it was.
+
+use std::io::Cursor;
 
 use proptest::prelude::*;
 use tetrad::protocol::parse::{gtp_command, gtp_frame, ugi_line};
 use tetrad::protocol::reader::{clean, decode};
+use tetrad::protocol::{self, Dialect};
+use tetrad::session::Session;
 
 const WORDS: &[&str] = &[
     "play",
@@ -66,6 +70,57 @@ proptest! {
     fn decoding_bytes_never_panics(bytes in prop::collection::vec(any::<u8>(), 0..200)) {
         if let Ok(s) = decode(&bytes) {
             prop_assert!(!s.chars().any(|c| c.is_control()));
+        }
+    }
+}
+
+/// GTP answers of one whole session run in-process to end of input.
+fn gtp_session(lines: &[String]) -> Vec<String> {
+    let mut input = lines.join("\n");
+    input.push('\n');
+    let mut out = Vec::new();
+    protocol::run(
+        Session::new(),
+        Some(Dialect::Gtp),
+        Cursor::new(input.into_bytes()),
+        &mut out,
+    );
+    String::from_utf8_lossy(&out)
+        .trim_end()
+        .split("\n\n")
+        .map(str::to_string)
+        .collect()
+}
+
+const GAMES: &[&str] = &["poddavki", "phutball", "diamond", "pods", "pods-advanced"];
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    /// Whatever the command, if it is refused, the position, side to move, result and options
+    /// read the same before and after it.
+    #[test]
+    fn refused_commands_leave_the_session_unchanged(
+        game in prop::sample::select(GAMES),
+        opening in 0usize..4,
+        raw in line(),
+    ) {
+        let probe = ["get_position", "side_to_move", "game_result", "list_options"];
+        let mut lines = vec![format!("set_game {game}"), "set_option nodes 50".to_string()];
+        lines.extend((0..opening).map(|_| "genmove".to_string()));
+        lines.extend(probe.iter().map(|p| p.to_string()));
+        let cmd = tetrad::protocol::reader::clean(&raw);
+        prop_assume!(!cmd.contains("quit") && !cmd.contains('#') && !cmd.is_empty());
+        lines.push(cmd.clone());
+        lines.extend(probe.iter().map(|p| p.to_string()));
+        let answers = gtp_session(&lines);
+        let n = answers.len();
+        prop_assert_eq!(n, lines.len(), "{:?}", answers);
+        let answer = &answers[n - probe.len() - 1];
+        if answer.starts_with('?') {
+            let before = &answers[n - 2 * probe.len() - 1..n - probe.len() - 1];
+            let after = &answers[n - probe.len()..];
+            prop_assert_eq!(before, after, "{:?} -> {:?}", cmd, answer);
         }
     }
 }
