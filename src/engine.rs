@@ -32,6 +32,8 @@ pub struct SearchReport {
 
 pub type InfoSink = Box<dyn FnMut(InfoReport) + Send>;
 pub type SearchJob = Box<dyn FnOnce() -> SearchReport + Send>;
+/// A perft to run on the search thread: the leaf count, or `None` when stopped.
+pub type PerftJob = Box<dyn FnOnce() -> Option<u64> + Send>;
 
 /// A game in progress, seen through strings.
 pub trait AnyGame: Send {
@@ -53,6 +55,8 @@ pub trait AnyGame: Send {
     fn legal_moves(&self) -> Vec<String>;
     fn result(&self) -> Option<Terminal>;
     fn perft(&self, depth: u32) -> u64;
+    /// Perft from the current position, interruptible through `stop`.
+    fn perft_job(&self, depth: u32, stop: Arc<AtomicBool>) -> PerftJob;
     fn render(&self) -> String;
     fn set_option(&mut self, name: &str, value: &str) -> Result<bool, RuleError>;
     fn options(&self) -> Vec<(&'static str, String)>;
@@ -190,6 +194,11 @@ impl<G: Game> AnyGame for GameState<G> {
     }
     fn perft(&self, depth: u32) -> u64 {
         self.game.perft(&self.pos, depth)
+    }
+    fn perft_job(&self, depth: u32, stop: Arc<AtomicBool>) -> PerftJob {
+        let game = self.game.clone();
+        let pos = self.pos.clone();
+        Box::new(move || games::stoppable_perft(&game, &pos, depth, &stop))
     }
     fn render(&self) -> String {
         self.game.render(&self.pos)

@@ -57,6 +57,8 @@ struct GtpTime {
 pub enum SearchEvent {
     Info(InfoReport),
     Done(SearchReport),
+    /// A perft has ended: its count, or `None` when it was stopped.
+    PerftDone(Option<u64>),
 }
 
 pub struct Session {
@@ -382,6 +384,22 @@ impl Session {
                 }
                 sink(SearchEvent::Done(report));
             })?;
+        self.stop = Some(stop);
+        Ok(())
+    }
+
+    /// Starts a perft on the search thread, so that it can be stopped like a search (`quit`,
+    /// end of input); the count goes to `sink`.
+    pub fn start_perft(
+        &mut self,
+        depth: u32,
+        sink: Arc<dyn Fn(SearchEvent) + Send + Sync>,
+    ) -> Result<(), std::io::Error> {
+        let stop = Arc::new(AtomicBool::new(false));
+        let job = self.game.perft_job(depth, Arc::clone(&stop));
+        thread::Builder::new()
+            .name("perft".into())
+            .spawn(move || sink(SearchEvent::PerftDone(job())))?;
         self.stop = Some(stop);
         Ok(())
     }

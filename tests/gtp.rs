@@ -155,3 +155,27 @@ fn set_game_switches_rules() {
     assert!(e.gtp("set_game chess").starts_with("? unknown game"));
     assert_eq!(e.gtp("get_position"), format!("= {START}"));
 }
+
+#[test]
+fn deep_perft_is_interrupted_by_quit_and_by_end_of_input() {
+    for game in ["poddavki", "phutball", "diamond", "pods", "pods-advanced"] {
+        let mut e = Engine::start(&[]);
+        e.gtp(&format!("set_game {game}"));
+        // Other commands wait for the perft answer, as GTP is sequential; `quit` does not.
+        e.send("7 perft 20");
+        e.send("name");
+        e.send("8 quit");
+        assert_eq!(e.answer(), vec!["?7 perft interrupted"], "{game}");
+        assert_eq!(e.answer(), vec!["= tetrad"]);
+        assert_eq!(e.answer(), vec!["=8"]);
+        assert!(e.wait_exit(Duration::from_secs(1)).is_some(), "{game}");
+
+        let mut e = Engine::start(&[]);
+        e.gtp(&format!("set_game {game}"));
+        e.send("perft 20");
+        std::thread::sleep(Duration::from_millis(50));
+        e.close_stdin();
+        assert_eq!(e.answer(), vec!["? perft interrupted"], "{game}");
+        assert!(e.wait_exit(Duration::from_secs(1)).is_some(), "{game}");
+    }
+}

@@ -113,3 +113,35 @@ fn soak_long() {
     };
     all(env("SOAK_GAMES", 4000) as u32, 400, env("SOAK_SEED", 0));
 }
+
+fn perft_agrees<G: Game>(game: &G, depth: u32, seed: u64) {
+    use std::sync::atomic::AtomicBool;
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut pos = game.start();
+    let mut moves = Vec::new();
+    let (go, stopped) = (AtomicBool::new(false), AtomicBool::new(true));
+    for _ in 0..6 {
+        let want = game.perft(&pos, depth);
+        let got = tetrad::games::stoppable_perft(game, &pos, depth, &go);
+        assert_eq!(got, Some(want), "{} perft {depth}", game.name());
+        assert_eq!(
+            tetrad::games::stoppable_perft(game, &pos, depth, &stopped),
+            None
+        );
+        moves.clear();
+        game.legal_moves(&pos, &mut moves);
+        if moves.is_empty() || game.terminal(&pos).is_some() {
+            break;
+        }
+        pos = game.make(&pos, moves[rng.gen_range(0..moves.len())]);
+    }
+}
+
+#[test]
+fn stoppable_perft_counts_like_each_games_perft() {
+    perft_agrees(&poddavki::Poddavki::default(), 4, 1);
+    perft_agrees(&phutball::Phutball, 2, 2);
+    perft_agrees(&diamond::Diamond, 3, 3);
+    perft_agrees(&pods::Pods::new(false), 3, 4);
+    perft_agrees(&pods::Pods::new(true), 3, 5);
+}

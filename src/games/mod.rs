@@ -164,6 +164,11 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn perft(&self, pos: &Self::Pos, depth: u32) -> u64 {
         generic_perft(self, pos, depth)
     }
+    /// The moves [`stoppable_perft`] walks above the game's own [`Game::perft`]: the legal
+    /// moves, unless the game can list the same moves cheaper (Phutball: without names).
+    fn perft_moves(&self, pos: &Self::Pos, out: &mut Vec<Self::Move>) {
+        self.legal_moves(pos, out)
+    }
 
     /// One game of uniformly random legal moves from `pos` to the end, applying the draw rules
     /// over the playout's own history. Games override it for speed.
@@ -179,6 +184,32 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn options(&self) -> Vec<(&'static str, String)> {
         Vec::new()
     }
+}
+
+/// [`Game::perft`] that gives up (`None`) soon after `stop` is set: the flag is read before
+/// every subtree of depth 1, which the game's own perft counts.
+pub fn stoppable_perft<G: Game>(
+    game: &G,
+    pos: &G::Pos,
+    depth: u32,
+    stop: &std::sync::atomic::AtomicBool,
+) -> Option<u64> {
+    if stop.load(std::sync::atomic::Ordering::Relaxed) {
+        return None;
+    }
+    if depth <= 1 {
+        return Some(game.perft(pos, depth));
+    }
+    if game.terminal(pos).is_some() {
+        return Some(0);
+    }
+    let mut moves = Vec::new();
+    game.perft_moves(pos, &mut moves);
+    let mut sum = 0;
+    for m in moves {
+        sum += stoppable_perft(game, &game.make(pos, m), depth - 1, stop)?;
+    }
+    Some(sum)
 }
 
 pub fn generic_perft<G: Game>(game: &G, pos: &G::Pos, depth: u32) -> u64 {

@@ -11,8 +11,14 @@ use crate::session::{SearchEvent, Session};
 
 #[derive(Default)]
 pub struct Gtp {
-    /// The genmove waiting for its search: (id, play the move when done).
-    pending: Option<(Option<u64>, bool)>,
+    /// The command waiting for the search thread, with its id.
+    pending: Option<(Option<u64>, Pending)>,
+}
+
+enum Pending {
+    /// `genmove` (true: play the move when done) or `reg_genmove`.
+    Genmove(bool),
+    Perft,
 }
 
 fn frame(ok: bool, id: Option<u64>, body: &str) -> String {
@@ -31,6 +37,9 @@ fn frame(ok: bool, id: Option<u64>, body: &str) -> String {
 }
 
 type Answer = Result<String, String>;
+
+/// Deeper perft is refused outright: no game finishes it in a human lifetime.
+const MAX_PERFT_DEPTH: u32 = 20;
 
 impl Gtp {
     pub fn line(
@@ -72,6 +81,12 @@ impl Gtp {
             }
             return Flow::Continue;
         }
+        if let Cmd::Perft(depth) = cmd {
+            if let Err(e) = self.perft(session, depth, id, sink) {
+                io.send(&frame(false, id, &e));
+            }
+            return Flow::Continue;
+        }
         let quit = cmd == Cmd::Quit;
         match execute(session, cmd) {
             Ok(body) => io.send(&frame(true, id, &body)),
@@ -109,13 +124,41 @@ impl Gtp {
         session
             .start_search(limits, sink)
             .map_err(|e| format!("cannot start search: {e}"))?;
-        self.pending = Some((id, commit));
+        self.pending = Some((id, Pending::Genmove(commit)));
         Ok(())
+    }
+
+    fn perft(
+        &mut self,
+        session: &mut Session,
+        depth: u32,
+        id: Option<u64>,
+        sink: Arc<dyn Fn(SearchEvent) + Send + Sync>,
+    ) -> Result<(), String> {
+        if depth > MAX_PERFT_DEPTH {
+            return Err(format!("perft depth must be at most {MAX_PERFT_DEPTH}"));
+        }
+        session
+            .start_perft(depth, sink)
+            .map_err(|e| format!("cannot start perft: {e}"))?;
+        self.pending = Some((id, Pending::Perft));
+        Ok(())
+    }
+
+    /// The perft has ended, or was stopped by `quit` or the end of input.
+    pub fn perft_done(&mut self, io: &mut Io, count: Option<u64>) {
+        let Some((id, Pending::Perft)) = self.pending.take() else {
+            return;
+        };
+        match count {
+            Some(n) => io.send(&frame(true, id, &n.to_string())),
+            None => io.send(&frame(false, id, "perft interrupted")),
+        }
     }
 
     /// The genmove's search has ended: play the move (genmove) and answer.
     pub fn done(&mut self, io: &mut Io, session: &mut Session, report: &SearchReport) {
-        let Some((id, commit)) = self.pending.take() else {
+        let Some((id, Pending::Genmove(commit))) = self.pending.take() else {
             return;
         };
         let Some(best) = &report.best else {
@@ -173,12 +216,7 @@ fn execute(session: &mut Session, cmd: Cmd) -> Answer {
             }
         }
         Cmd::LegalMoves => Ok(session.game().legal_moves().join(" ")),
-        Cmd::Perft(depth) => {
-            if depth > 20 {
-                return Err("perft depth must be at most 20".into());
-            }
-            Ok(session.game().perft(depth).to_string())
-        }
+        Cmd::Perft(_) => Err("internal error: perft is asynchronous".into()),
         Cmd::GameResult => Ok(match session.result() {
             Some(t) => format!("{} {}", session.result_word(), t.reason),
             None => "ongoing".into(),

@@ -120,6 +120,10 @@ pub fn run(
                     lp.ugi.info(&mut io, &info);
                 }
             }
+            Event::Search(SearchEvent::PerftDone(count)) => {
+                lp.session.search_finished();
+                lp.gtp.perft_done(&mut io, count);
+            }
             Event::Search(SearchEvent::Done(report)) => {
                 lp.session.search_finished();
                 match lp.dialect {
@@ -197,8 +201,8 @@ impl Loop {
                     self.queue.push_back(l);
                 }
             }
-            // GTP is strictly sequential: later commands wait for the genmove answer. Only
-            // `quit` cuts the search short: the answer comes at once, then the engine exits.
+            // GTP is strictly sequential: later commands wait for the genmove or perft answer.
+            // Only `quit` cuts it short: the answer comes at once, then the engine exits.
             _ => {
                 if line.as_ref().is_ok_and(|l| is_gtp_quit(l)) {
                     self.session.stop_search();

@@ -174,6 +174,11 @@ impl Game for Phutball {
             .sum()
     }
 
+    fn perft_moves(&self, pos: &Pos, out: &mut Vec<Move>) {
+        movegen::push_placements(pos, out);
+        movegen::push_jumps(pos, out);
+    }
+
     fn playout(&self, pos: &Pos, rng: &mut SmallRng, max_plies: u32) -> Outcome {
         let rules = self.draw_rules();
         let mut tracker = DrawTracker::new(pos.hash);
