@@ -10,11 +10,14 @@ conc=${2:-1}
 seed=${3:-1}
 cargo build --release
 mkdir -p results
+# A copy, so that a rebuild while the soak runs cannot swap the binary under it.
+bin=results/tetrad-soak
+cp target/release/tetrad "$bin"
 # Peak resident memory of any tetrad process (engines and referees), sampled every 0.2 s.
 peak_rss() {
     local peak=0 r
     while sleep 0.2; do
-        for r in $(ps -C tetrad -o rss= 2>/dev/null); do
+        for r in $(ps -C tetrad,tetrad-soak -o rss= 2>/dev/null); do
             if ((r > peak)); then
                 peak=$r
                 echo "$peak" >results/soak-peak-rss-kib
@@ -26,8 +29,8 @@ peak_rss &
 sampler=$!
 for game in poddavki phutball diamond pods-standard pods-advanced; do
     python3 scripts/arena.py --game "$game" \
-        --engine cmd=target/release/tetrad,name=ugi,proto=ugi \
-        --engine cmd=target/release/tetrad,name=gtp,proto=gtp \
+        --engine cmd=$bin,name=ugi,proto=ugi \
+        --engine cmd=$bin,name=gtp,proto=gtp --referee "$bin" \
         --games "$per" --tc 1+0.01 --concurrency "$conc" --random-plies 4 \
         --seed "$seed" --quiet --out "results/soak-$game"
 done

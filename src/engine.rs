@@ -23,6 +23,8 @@ pub struct InfoReport {
 /// What a finished search found, in notation.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SearchReport {
+    /// Set when the search failed (a bug: it panicked); the front ends report it as an error.
+    pub error: Option<String>,
     pub best: Option<String>,
     pub score: i32,
     pub depth: u32,
@@ -245,6 +247,7 @@ impl<G: Game> AnyGame for GameState<G> {
                 })
             });
             SearchReport {
+                error: None,
                 best: r.best.map(|m| game.format_move(&pos, m)),
                 score: r.score,
                 depth: r.depth,

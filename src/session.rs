@@ -1,6 +1,8 @@
 //! The session: the current game (position and history), the engine options, the clocks, and
 //! the one running search. It decides what every command does; front ends only translate text.
 
+use std::any::Any;
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread;
@@ -57,8 +59,8 @@ struct GtpTime {
 pub enum SearchEvent {
     Info(InfoReport),
     Done(SearchReport),
-    /// A perft has ended: its count, or `None` when it was stopped.
-    PerftDone(Option<u64>),
+    /// A perft has ended: its count, or why there is none (stopped, or it failed).
+    PerftDone(Result<u64, String>),
 }
 
 pub struct Session {
@@ -68,6 +70,14 @@ pub struct Session {
     game_options: Vec<(String, String)>,
     time: GtpTime,
     stop: Option<Arc<AtomicBool>>,
+}
+
+fn panic_text(panic: &Box<dyn Any + Send>) -> String {
+    panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "panic".to_string())
 }
 
 fn ms(seconds: f64) -> u64 {
@@ -376,7 +386,20 @@ impl Session {
         thread::Builder::new()
             .name("search".into())
             .spawn(move || {
-                let report = job();
+                // A bug in a search must cost that answer, never the engine: without this the
+                // front end would wait for `Done` for ever.
+                let report = catch_unwind(AssertUnwindSafe(job)).unwrap_or_else(|panic| {
+                    let why = panic_text(&panic);
+                    log::error!("search failed: {why}");
+                    SearchReport {
+                        error: Some(format!("internal error: search failed: {why}")),
+                        best: None,
+                        score: 0,
+                        depth: 0,
+                        nodes: 0,
+                        pv: Vec::new(),
+                    }
+                });
                 if limits.infinite {
                     while !flag.load(Ordering::Relaxed) {
                         thread::sleep(Duration::from_millis(1));
@@ -397,9 +420,18 @@ impl Session {
     ) -> Result<(), std::io::Error> {
         let stop = Arc::new(AtomicBool::new(false));
         let job = self.game.perft_job(depth, Arc::clone(&stop));
-        thread::Builder::new()
-            .name("perft".into())
-            .spawn(move || sink(SearchEvent::PerftDone(job())))?;
+        thread::Builder::new().name("perft".into()).spawn(move || {
+            let count = match catch_unwind(AssertUnwindSafe(job)) {
+                Ok(Some(n)) => Ok(n),
+                Ok(None) => Err("perft interrupted".to_string()),
+                Err(panic) => {
+                    let why = panic_text(&panic);
+                    log::error!("perft failed: {why}");
+                    Err(format!("internal error: perft failed: {why}"))
+                }
+            };
+            sink(SearchEvent::PerftDone(count))
+        })?;
         self.stop = Some(stop);
         Ok(())
     }
@@ -413,5 +445,139 @@ impl Session {
     /// Called when the search thread has reported `Done`.
     pub fn search_finished(&mut self) {
         self.stop = None;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::Cursor;
+    use std::sync::mpsc;
+
+    use super::*;
+    use crate::games::{Game, Outcome};
+    use crate::protocol::{self, Dialect};
+
+    /// A one-pile Nim whose search and perft hooks panic, standing in for any bug there.
+    #[derive(Clone)]
+    struct Faulty;
+
+    impl Game for Faulty {
+        type Pos = u32;
+        type Move = u32;
+        fn name(&self) -> &'static str {
+            "faulty"
+        }
+        fn side_names(&self) -> [&'static str; 2] {
+            ["first", "second"]
+        }
+        fn start(&self) -> u32 {
+            9
+        }
+        fn side_to_move(&self, pos: &u32) -> Side {
+            if pos % 2 == 1 {
+                Side::P1
+            } else {
+                Side::P2
+            }
+        }
+        fn legal_moves(&self, pos: &u32, out: &mut Vec<u32>) {
+            out.extend((1..=2).filter(|&n| n <= *pos));
+        }
+        fn make(&self, pos: &u32, mv: u32) -> u32 {
+            pos - mv
+        }
+        fn hash(&self, pos: &u32) -> u64 {
+            u64::from(*pos)
+        }
+        fn terminal(&self, _pos: &u32) -> Option<Terminal> {
+            None
+        }
+        fn no_moves(&self, _pos: &u32) -> Terminal {
+            Terminal::new(Outcome::Draw, "no-moves")
+        }
+        fn format_move(&self, _pos: &u32, mv: u32) -> String {
+            mv.to_string()
+        }
+        fn parse_move(&self, _pos: &u32, text: &str) -> Result<u32, RuleError> {
+            text.parse()
+                .map_err(|_| RuleError::Syntax(text.to_string()))
+        }
+        fn format_position(&self, pos: &u32) -> String {
+            pos.to_string()
+        }
+        fn parse_position(&self, text: &str) -> Result<u32, RuleError> {
+            text.parse()
+                .map_err(|_| RuleError::InvalidPosition(text.to_string()))
+        }
+        fn render(&self, pos: &u32) -> String {
+            pos.to_string()
+        }
+        fn evaluate(&self, _pos: &u32) -> i32 {
+            0
+        }
+        fn root_moves(&self, _pos: &u32, _out: &mut Vec<u32>) {
+            panic!("root_moves bug");
+        }
+        fn perft_moves(&self, _pos: &u32, _out: &mut Vec<u32>) {
+            panic!("perft_moves bug");
+        }
+    }
+
+    /// Input whose end comes a while after its last line, so that no command is cut short by
+    /// the end of input.
+    struct LateEnd(Cursor<&'static str>);
+
+    impl std::io::Read for LateEnd {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            let n = self.0.read(buf)?;
+            if n == 0 {
+                thread::sleep(Duration::from_millis(300));
+            }
+            Ok(n)
+        }
+    }
+
+    fn run(dialect: Dialect, input: &'static str) -> String {
+        let session = Session {
+            game: Box::new(engine::GameState::new(Faulty)),
+            ..Session::new()
+        };
+        let (tx, rx) = mpsc::channel();
+        thread::spawn(move || {
+            let mut out = Vec::new();
+            protocol::run(
+                session,
+                Some(dialect),
+                LateEnd(Cursor::new(input)),
+                &mut out,
+            );
+            let _ = tx.send(String::from_utf8_lossy(&out).to_string());
+        });
+        // Before the fix the loop waited for ever for the dead search thread.
+        rx.recv_timeout(Duration::from_secs(20))
+            .expect("the engine must answer after a search panicked")
+    }
+
+    #[test]
+    fn a_panicking_search_or_perft_answers_an_error_and_the_engine_goes_on() {
+        let out = run(Dialect::Gtp, "1 genmove\n2 perft 3\n3 name\n");
+        assert!(
+            out.starts_with("?1 internal error: search failed: root_moves bug\n\n"),
+            "{out}"
+        );
+        assert!(
+            out.contains("?2 internal error: perft failed: perft_moves bug\n\n"),
+            "{out}"
+        );
+        assert!(out.ends_with("=3 tetrad\n\n"), "{out}");
+
+        let out = run(Dialect::Ugi, "go depth 3\nisready\n");
+        // `isready` is answered at once, also while the search runs.
+        assert_eq!(
+            out.replace("readyok\n", ""),
+            "info string error: internal error: search failed: root_moves bug\n\
+             bestmove (none)\n"
+        );
+        assert!(out.contains("readyok\n"));
     }
 }

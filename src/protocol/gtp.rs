@@ -146,13 +146,13 @@ impl Gtp {
     }
 
     /// The perft has ended, or was stopped by `quit` or the end of input.
-    pub fn perft_done(&mut self, io: &mut Io, count: Option<u64>) {
+    pub fn perft_done(&mut self, io: &mut Io, count: &Result<u64, String>) {
         let Some((id, Pending::Perft)) = self.pending.take() else {
             return;
         };
         match count {
-            Some(n) => io.send(&frame(true, id, &n.to_string())),
-            None => io.send(&frame(false, id, "perft interrupted")),
+            Ok(n) => io.send(&frame(true, id, &n.to_string())),
+            Err(e) => io.send(&frame(false, id, e)),
         }
     }
 
@@ -161,6 +161,10 @@ impl Gtp {
         let Some((id, Pending::Genmove(commit))) = self.pending.take() else {
             return;
         };
+        if let Some(e) = &report.error {
+            io.send(&frame(false, id, e));
+            return;
+        }
         let Some(best) = &report.best else {
             io.send(&frame(false, id, "game is over"));
             return;

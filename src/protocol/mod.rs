@@ -122,7 +122,7 @@ pub fn run(
             }
             Event::Search(SearchEvent::PerftDone(count)) => {
                 lp.session.search_finished();
-                lp.gtp.perft_done(&mut io, count);
+                lp.gtp.perft_done(&mut io, &count);
             }
             Event::Search(SearchEvent::Done(report)) => {
                 lp.session.search_finished();

@@ -112,6 +112,9 @@ impl Ugi {
     }
 
     pub fn done(&mut self, io: &mut Io, report: &SearchReport) {
+        if let Some(e) = &report.error {
+            io.send(&format!("info string error: {e}\n"));
+        }
         let best = report.best.as_deref().unwrap_or("(none)");
         io.send(&format!("bestmove {best}\n"));
     }

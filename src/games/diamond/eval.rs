@@ -188,7 +188,7 @@ fn last_placement_wins(pos: &Pos, their_captures: u64) -> bool {
 
 /// Whether the side to move (stepping) can stop the opponent's single threat on `point`: step
 /// onto it, or capture a corner of the square or its only feeder.
-fn can_stop(pos: &Pos, point: u64, capturable: u64) -> bool {
+pub(crate) fn can_stop(pos: &Pos, point: u64, capturable: u64) -> bool {
     let s = pos.stm;
     let opp = pos.pieces[s ^ 1];
     let e = point.trailing_zeros() as usize;
@@ -203,7 +203,7 @@ fn can_stop(pos: &Pos, point: u64, capturable: u64) -> bool {
         }
     }
     let feeders = adj(e) & opp & !corners;
-    capturable & corners != 0 || (feeders & (feeders - 1) == 0 && capturable & feeders != 0)
+    capturable & corners != 0 || (feeders.count_ones() == 1 && capturable & feeders != 0)
 }
 
 /// Whether taking Black's first piece (the pie rule) is worth it: a piece in two squares is

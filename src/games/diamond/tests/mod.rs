@@ -110,3 +110,45 @@ fn random_positions(seed: u64, games: usize, setups: usize) -> Vec<Pos> {
     }
     out
 }
+
+/// Fuzz finding: with a single enemy threat, no step onto it and no enemy piece next to it at
+/// all, `can_stop` computed `feeders - 1` on zero (a panic in builds with overflow checks, as
+/// the fuzzers and `.ci/run`'s debug replay use). Such positions must occur in the sample, and
+/// with nothing capturable the threat cannot be stopped.
+#[test]
+fn can_stop_with_no_feeder_at_all() {
+    use super::eval::can_stop;
+    let mut seen = 0;
+    for p in random_positions(11, 300, 3000) {
+        let s = p.stm;
+        let me = side_view(&p, s);
+        let them = side_view(&p, s ^ 1);
+        if them.threats.count_ones() != 1 || me.threats != 0 {
+            continue;
+        }
+        let e = them.threats.trailing_zeros() as usize;
+        let opp = p.pieces[s ^ 1];
+        let corners = TABLES.squares_of[e]
+            .iter()
+            .take(TABLES.squares_of_len[e] as usize)
+            .filter(|&&q| q & opp == q & !them.threats)
+            .fold(0, |c, &q| c | (q & opp));
+        if adj(e) & p.pieces[s] != 0 || adj(e) & opp & !corners != 0 {
+            continue;
+        }
+        seen += 1;
+        let stops = can_stop(&p, them.threats, me.capturable);
+        if me.capturable == 0 {
+            assert!(!stops, "nothing to step onto or capture, yet stoppable");
+        }
+        assert_eq!(
+            stops,
+            can_stop(&p, them.threats, me.capturable | p.pieces[s ^ 1]) && stops
+        );
+        let _ = evaluate(&p);
+    }
+    assert!(
+        seen > 0,
+        "no position with an unfed single threat in the sample"
+    );
+}
