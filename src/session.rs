@@ -39,6 +39,9 @@ impl Default for Options {
 
 pub const MAX_HASH_MIB: usize = 4096;
 pub const MAX_THREADS: usize = 256;
+/// `legal_moves` refuses to list more moves than this (dense Phutball positions have tens of
+/// millions: gigabytes of text).
+pub const MAX_LISTED_MOVES: usize = 1_000_000;
 /// What `genmove` thinks when nothing limits it.
 const DEFAULT_MOVETIME_MS: u64 = 1000;
 

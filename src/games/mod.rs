@@ -105,6 +105,28 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// Appends every legal move (one entry per distinct move, see each rule file's "move
     /// identity"). Ignores whether the game is already over by [`Game::terminal`]; callers check.
     fn legal_moves(&self, pos: &Self::Pos, out: &mut Vec<Self::Move>);
+    /// True when the side to move has a legal move (same caveat as [`Game::legal_moves`]). Games
+    /// whose move lists can be huge (Phutball) override it: callers that only need emptiness
+    /// must not build the list.
+    fn has_legal_move(&self, pos: &Self::Pos) -> bool {
+        let mut moves = Vec::new();
+        self.legal_moves(pos, &mut moves);
+        !moves.is_empty()
+    }
+    /// True when `mv` is one of `pos`'s legal moves. Any value of the move type may come in
+    /// (a stale table move, a move of another position): the answer is then false, never a panic.
+    fn is_legal(&self, pos: &Self::Pos, mv: Self::Move) -> bool {
+        let mut moves = Vec::new();
+        self.legal_moves(pos, &mut moves);
+        moves.contains(&mv)
+    }
+    /// The number of legal moves when it is at most `cap`, else `None`, at a cost bounded by
+    /// `cap` (the protocol's listing refuses what it could not afford).
+    fn count_moves_upto(&self, pos: &Self::Pos, cap: usize) -> Option<usize> {
+        let mut moves = Vec::new();
+        self.legal_moves(pos, &mut moves);
+        (moves.len() <= cap).then_some(moves.len())
+    }
     /// The position after `mv`, which must be legal in `pos`.
     fn make(&self, pos: &Self::Pos, mv: Self::Move) -> Self::Pos;
     /// Zobrist hash of the position (including side to move and anything else in the position string).
@@ -280,9 +302,7 @@ pub fn outcome<G: Game>(game: &G, pos: &G::Pos, tracker: &DrawTracker) -> Option
     if let Some(t) = game.terminal(pos) {
         return Some(t);
     }
-    let mut moves = Vec::new();
-    game.legal_moves(pos, &mut moves);
-    if moves.is_empty() {
+    if !game.has_legal_move(pos) {
         return Some(game.no_moves(pos));
     }
     tracker.draw(&game.draw_rules())

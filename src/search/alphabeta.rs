@@ -329,9 +329,7 @@ impl<G: Game> Searcher<'_, G> {
     }
 
     fn no_legal_move(&self, pos: &G::Pos) -> bool {
-        let mut all = Vec::new();
-        self.game.legal_moves(pos, &mut all);
-        all.is_empty()
+        !self.game.has_legal_move(pos)
     }
 }
 

@@ -65,6 +65,25 @@ pub fn format_move(pos: &Pos, mv: Move) -> String {
     }
 }
 
+/// Whether `mv` is legal in `pos`, whatever value it holds (a stale or foreign move is simply
+/// not legal). A ball move is checked by finding its canonical path, which only walks chains
+/// over the move's own men.
+pub fn is_legal(pos: &Pos, mv: Move) -> bool {
+    match mv {
+        Move::Place(p) => {
+            let p = p as usize;
+            p < N && PLACEABLE.get(p) && p != pos.ball as usize && !pos.men.get(p)
+        }
+        Move::Jump { to, removed } => {
+            (to as usize) < N
+                && !removed.is_empty()
+                && removed.is_subset(&pos.men)
+                && !pos.men.andnot(&removed).get(to as usize)
+                && jump_path(pos, to, &removed).is_some()
+        }
+    }
+}
+
 /// The canonical path of a ball move, `None` when it is not legal in `pos`: read off the tree of
 /// the position's moves when this thread's last `legal_moves` was for `pos` (what listing all
 /// moves relies on), else found by a direct search over this move's states only.
