@@ -156,7 +156,7 @@ impl Game for Phutball {
         }
     }
     fn root_moves(&self, pos: &Pos, out: &mut Vec<Move>) {
-        match tactics::urgency(pos, tactics::ROOT_BUDGET) {
+        match tactics::root_urgency(pos) {
             Urgency::Win(m) => out.push(m),
             Urgency::Threatened(moves) if !moves.is_empty() => out.extend(moves),
             _ => tactics::root_candidates(pos, out),
