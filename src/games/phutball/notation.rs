@@ -1,5 +1,7 @@
 //! Points, moves, position strings and the text diagram.
 
+use std::cell::RefCell;
+
 use super::board::{col, point, row, Bits, COLS, N, PLACEABLE, ROWS};
 use super::movegen::Move;
 use super::paths::{canonical_path, single_jump, Canonical};
@@ -91,10 +93,37 @@ fn jump_path(pos: &Pos, to: u16, removed: &Bits) -> Option<Vec<u16>> {
     if let Some(known) = tree::cached_path(pos, to, removed) {
         return known;
     }
-    match canonical_path(&pos.men, pos.ball, to, removed, usize::MAX) {
+    let key = (pos.men, pos.ball, to, *removed);
+    let hit = RECENT.with(|r| {
+        let r = r.borrow();
+        r.iter().find(|(k, _)| *k == key).map(|(_, p)| p.clone())
+    });
+    if let Some(known) = hit {
+        return known;
+    }
+    let path = match canonical_path(&pos.men, pos.ball, to, removed, usize::MAX) {
         Canonical::Path(p) => Some(p),
         Canonical::Illegal | Canonical::OutOfBudget => None,
-    }
+    };
+    RECENT.with(|r| {
+        let mut r = r.borrow_mut();
+        if r.len() >= RECENT_PATHS {
+            r.remove(0);
+        }
+        r.push((key, path.clone()));
+    });
+    path
+}
+
+/// Paths found by a direct search lately, per thread: checking a move with [`is_legal`] and
+/// then naming it, or naming a search's line at every iteration, asks for the same paths again,
+/// and each can take milliseconds in a dense position.
+const RECENT_PATHS: usize = 16;
+
+type PathKey = (Bits, u16, u16, Bits);
+
+thread_local! {
+    static RECENT: RefCell<Vec<(PathKey, Option<Vec<u16>>)>> = const { RefCell::new(Vec::new()) };
 }
 
 pub fn parse_move(pos: &Pos, text: &str) -> Result<Move, RuleError> {
