@@ -34,8 +34,8 @@ pub struct SearchReport {
 
 pub type InfoSink = Box<dyn FnMut(InfoReport) + Send>;
 pub type SearchJob = Box<dyn FnOnce() -> SearchReport + Send>;
-/// A perft to run on the search thread: the leaf count, or `None` when stopped.
-pub type PerftJob = Box<dyn FnOnce() -> Option<u64> + Send>;
+/// A perft to run on the search thread.
+pub type PerftJob = Box<dyn FnOnce() -> Result<u64, games::PerftStop> + Send>;
 
 /// A game in progress, seen through strings.
 pub trait AnyGame: Send {
@@ -54,7 +54,12 @@ pub trait AnyGame: Send {
     /// Takes back the last move; false when there is none.
     fn undo(&mut self) -> bool;
     /// Canonical notation of every legal move, sorted in byte order; empty once the game is over.
-    fn legal_moves(&self) -> Vec<String>;
+    /// `None` when there are more than `cap` (counted at a cost bounded by `cap`, nothing built).
+    fn legal_moves_upto(&self, cap: usize) -> Option<Vec<String>>;
+    /// [`AnyGame::legal_moves_upto`] without a cap: for tests and tools, not for the protocol.
+    fn legal_moves(&self) -> Vec<String> {
+        self.legal_moves_upto(usize::MAX).unwrap_or_default()
+    }
     fn result(&self) -> Option<Terminal>;
     fn perft(&self, depth: u32) -> u64;
     /// Perft from the current position, interruptible through `stop`.
@@ -109,9 +114,7 @@ fn format_line<G: Game>(game: &G, pos: &G::Pos, moves: &[G::Move]) -> Vec<String
     let mut p = pos.clone();
     let mut out = Vec::with_capacity(moves.len());
     for &m in moves {
-        let mut legal = Vec::new();
-        game.legal_moves(&p, &mut legal);
-        if !legal.contains(&m) {
+        if !game.is_legal(&p, m) {
             break; // a PV from the table may go stale; never print an illegal move
         }
         out.push(game.format_move(&p, m));
@@ -178,9 +181,12 @@ impl<G: Game> AnyGame for GameState<G> {
             None => false,
         }
     }
-    fn legal_moves(&self) -> Vec<String> {
+    fn legal_moves_upto(&self, cap: usize) -> Option<Vec<String>> {
         if self.result().is_some() {
-            return Vec::new();
+            return Some(Vec::new());
+        }
+        if cap != usize::MAX {
+            self.game.count_moves_upto(&self.pos, cap)?;
         }
         let mut moves = Vec::new();
         self.game.legal_moves(&self.pos, &mut moves);
@@ -189,7 +195,7 @@ impl<G: Game> AnyGame for GameState<G> {
             .map(|m| self.game.format_move(&self.pos, m))
             .collect();
         out.sort_unstable();
-        out
+        Some(out)
     }
     fn result(&self) -> Option<Terminal> {
         games::outcome(&self.game, &self.pos, &self.tracker)

@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use crate::engine::{self, AnyGame, InfoReport, SearchReport};
 use crate::games::poddavki::Poddavki;
-use crate::games::{parse_side, RuleError, Side, Terminal, GAME_NAMES};
+use crate::games::{parse_side, PerftStop, RuleError, Side, Terminal, GAME_NAMES, PERFT_MOVE_CAP};
 use crate::search::{Clock, Limits, Params};
 
 /// Engine options shared by every game (`set_option` / `setoption`).
@@ -41,6 +41,9 @@ impl Default for Options {
 
 pub const MAX_HASH_MIB: usize = 4096;
 pub const MAX_THREADS: usize = 256;
+/// `legal_moves` refuses to list more moves than this (dense Phutball positions have tens of
+/// millions: gigabytes of text).
+pub const MAX_LISTED_MOVES: usize = 1_000_000;
 /// What `genmove` thinks when nothing limits it.
 const DEFAULT_MOVETIME_MS: u64 = 1000;
 
@@ -422,8 +425,11 @@ impl Session {
         let job = self.game.perft_job(depth, Arc::clone(&stop));
         thread::Builder::new().name("perft".into()).spawn(move || {
             let count = match catch_unwind(AssertUnwindSafe(job)) {
-                Ok(Some(n)) => Ok(n),
-                Ok(None) => Err("perft interrupted".to_string()),
+                Ok(Ok(n)) => Ok(n),
+                Ok(Err(PerftStop::Stopped)) => Err("perft interrupted".to_string()),
+                Ok(Err(PerftStop::TooManyMoves)) => Err(format!(
+                    "too many moves to count (a position has more than {PERFT_MOVE_CAP})"
+                )),
                 Err(panic) => {
                     let why = panic_text(&panic);
                     log::error!("perft failed: {why}");

@@ -2,20 +2,27 @@
 //! moves: every move's notation must stay cheap to find and must round-trip, and listing all
 //! moves must cost no more than the list itself.
 //!
+//! Through the binary, no command on such a position may hang or run out of memory.
+//!
 //! Long checks: `cargo test --release --test phutball_dense -- --ignored --nocapture`
 //! (`phutball_dense_random_play_long`: the random-play soak; `phutball_dense_figures`: listing
 //! times on the densest positions found, or on `POS=<position string>`).
 
-use std::time::Instant;
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::Engine;
 
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
-use tetrad::games::phutball::board::Bits;
+use tetrad::games::phutball::board::{Bits, BLUE_LAST_MEN, RED_LAST_MEN};
 use tetrad::games::phutball::movegen::{self, Visit, Walk, ORDER_ANY};
 use tetrad::games::phutball::notation::{parse_point, point_name};
 use tetrad::games::phutball::paths::{canonical_path, Canonical};
+use tetrad::games::phutball::tactics::{root_urgency, Urgency};
 use tetrad::games::phutball::{tree, Move, Phutball, Pos};
-use tetrad::games::Game;
+use tetrad::games::{Game, Side};
 
 /// Long chains from random play (position | end point | removed men) whose canonical name an
 /// unpruned name-order search only found after 4 million states or more.
@@ -30,6 +37,9 @@ const DENSEST: [&str; 3] = [
     "15/XX3XX4X2X/3X1XXX2X3X/2X2X1XXXXXX1X/2XXXX1X2X1X1X/X5X4X2X/2X3XX7/X1XX1XXX3XX2/8X1X2XX/XXX2X2X3O2/1XX1X7XX1/X6X3XX2/X1X2X8X/2X4XX1X2X1/XX13/XX1X5XXX3/1XXX1XX5X2/X2XXXXXX1XXX2/2XX2X1X4X1/3XX1X3X1X2/15 r",
     "15/13XX/1XX5XXXXXXX/X6X4X2/2XOX5X3X/3X6XX1XX/3X2XX1X1XXXX/X3XXXXX2XXX1/XXX2X1XX2X3/X1X2X5X1XX/X3X4X1XX1X/7X3X3/2XX7X2X/5X5X3/1X1XXX3XXXXX1/X1X1X2X4XXX/XXXXX4XXX1X1/3XX1XX1X1XXXX/X12X1/2X10XX/15 b",
 ];
+
+/// From random play: a walk of 100 million distinct ball moves did not exhaust this one's.
+const HUGE: &str = "15/XX5X1XXXX1X/XX7XXX1XX/XXXX1X3XX4/XX1XX1XXX1X3X/4XXX2X3X1/5X2XXX2X1/X4XX4XX2/3XX1X2XX1XXX/X2X1X4XX1X1/X1XX1X1O2XX1X1/2XX1X1X3XX1X/1X2XX1XXXXX1X1/X3XXX8/8X2X1X1/11X1X1/XX1X2XXXX2XXX/1X1XXXX2XX1XXX/1XX2XXX2XX3/X1XXX4X1X1XX/15 b";
 
 fn g() -> Phutball {
     Phutball
@@ -456,4 +466,122 @@ fn phutball_dense_search_hooks() {
     {
         eprintln!("{} positions; slowest {name}: {t:.3} s at {p}", all.len());
     }
+}
+
+/// `text` with the other side to move, and the men that side would need to score (those next
+/// to its goal rows) gone: it cannot score, the other side can, so the root must find the
+/// moves that stop the threat among millions of ball moves.
+fn threatened(text: &str) -> String {
+    let p = g().parse_position(text).expect("position");
+    let side = p.side.other();
+    let last = match side {
+        Side::P1 => &RED_LAST_MEN,
+        Side::P2 => &BLUE_LAST_MEN,
+    };
+    let q = Pos::new(p.men.andnot(last), p.ball, side);
+    assert!(matches!(root_urgency(&q), Urgency::Threatened(_)));
+    g().format_position(&q)
+}
+
+/// The result word the engine must give for `pos` (these games have no history).
+fn result_of(pos: &Pos) -> &'static str {
+    match g().terminal(pos).map(|t| t.outcome) {
+        None => "= ongoing",
+        Some(tetrad::games::Outcome::Win(Side::P1)) => "= red goal",
+        Some(_) => "= blue goal",
+    }
+}
+
+/// Every command of a game on `text` answers, framed, and the engine's move is legal.
+fn gtp_case(e: &mut Engine, text: &str, too_many: bool) {
+    let t = Instant::now();
+    let pos = g().parse_position(text).expect("position");
+    let here = format!("= {text}");
+    assert_eq!(e.gtp(&format!("set_position {text}")), "=");
+    assert_eq!(e.gtp("get_position"), here);
+    assert_eq!(e.gtp("game_result"), "= ongoing");
+    if too_many {
+        assert_eq!(
+            e.gtp("legal_moves"),
+            "? too many legal moves to list (more than 1000000)"
+        );
+        assert_eq!(e.gtp("get_position"), here);
+        // perft counts exactly: it refuses rather than walk (and remember) millions of moves.
+        for depth in [1, 3] {
+            assert_eq!(
+                e.gtp(&format!("perft {depth}")),
+                "? too many moves to count (a position has more than 2000000)"
+            );
+        }
+        assert_eq!(e.gtp("get_position"), here);
+    }
+    assert!(e.gtp("showboard").starts_with("=\n"));
+    let answer = e.gtp("genmove");
+    let name = answer.strip_prefix("= ").expect("a move");
+    let mv = g()
+        .parse_move(&pos, name)
+        .unwrap_or_else(|err| panic!("{name} at {text}: {err}"));
+    assert_eq!(g().format_move(&pos, mv), name, "canonical");
+    let after = g().make(&pos, mv);
+    assert_eq!(
+        e.gtp("get_position"),
+        format!("= {}", g().format_position(&after))
+    );
+    assert_eq!(e.gtp("game_result"), result_of(&after));
+    assert_eq!(e.gtp("undo"), "=");
+    assert_eq!(e.gtp("get_position"), here);
+    assert_eq!(e.gtp(&format!("play {name}")), "=");
+    assert_eq!(e.gtp("game_result"), result_of(&after));
+    assert_eq!(e.gtp("undo"), "=");
+    assert_eq!(e.gtp("get_position"), here);
+    // A hang check, not a timing test: the engine's own budget is a small part of this.
+    assert!(t.elapsed() < Duration::from_secs(10), "{text}");
+}
+
+fn gtp_engine() -> Engine {
+    let mut e = Engine::start(&[]);
+    assert_eq!(e.gtp("set_game phutball"), "=");
+    assert_eq!(e.gtp("set_option movetime 200"), "=");
+    e
+}
+
+/// The densest positions found by random play (where the side to move scores), and one with
+/// over 100 million ball moves.
+#[test]
+fn phutball_dense_positions_through_gtp() {
+    let mut e = gtp_engine();
+    for text in DENSEST.iter().chain([&HUGE]) {
+        gtp_case(&mut e, text, true);
+    }
+}
+
+/// The same boards where the side to move must stop a threat.
+#[test]
+fn phutball_dense_threats_through_gtp() {
+    let mut e = gtp_engine();
+    for text in DENSEST.iter().chain([&HUGE]) {
+        gtp_case(&mut e, &threatened(text), false);
+    }
+}
+
+#[test]
+fn phutball_dense_threat_through_ugi() {
+    let text = threatened(HUGE);
+    let pos = g().parse_position(&text).expect("position");
+    let mut e = Engine::start(&[]);
+    e.send("ugi");
+    e.until("ugiok");
+    e.send("setoption name UCI_Variant value phutball");
+    e.send(&format!("position fen {text}"));
+    e.send("query gameover");
+    assert_eq!(e.line(), "response false");
+    let t = Instant::now();
+    e.send("go movetime 200");
+    let lines = e.until("bestmove");
+    assert!(t.elapsed() < Duration::from_secs(10));
+    let best = lines.last().and_then(|l| l.strip_prefix("bestmove "));
+    let best = best.expect("a move");
+    assert!(g().parse_move(&pos, best).is_ok(), "{best}");
+    e.send("isready");
+    assert_eq!(e.line(), "readyok");
 }

@@ -105,6 +105,28 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// Appends every legal move (one entry per distinct move, see each rule file's "move
     /// identity"). Ignores whether the game is already over by [`Game::terminal`]; callers check.
     fn legal_moves(&self, pos: &Self::Pos, out: &mut Vec<Self::Move>);
+    /// True when the side to move has a legal move (same caveat as [`Game::legal_moves`]). Games
+    /// whose move lists can be huge (Phutball) override it: callers that only need emptiness
+    /// must not build the list.
+    fn has_legal_move(&self, pos: &Self::Pos) -> bool {
+        let mut moves = Vec::new();
+        self.legal_moves(pos, &mut moves);
+        !moves.is_empty()
+    }
+    /// True when `mv` is one of `pos`'s legal moves. Any value of the move type may come in
+    /// (a stale table move, a move of another position): the answer is then false, never a panic.
+    fn is_legal(&self, pos: &Self::Pos, mv: Self::Move) -> bool {
+        let mut moves = Vec::new();
+        self.legal_moves(pos, &mut moves);
+        moves.contains(&mv)
+    }
+    /// The number of legal moves when it is at most `cap`, else `None`, at a cost bounded by
+    /// `cap` (the protocol's listing refuses what it could not afford).
+    fn count_moves_upto(&self, pos: &Self::Pos, cap: usize) -> Option<usize> {
+        let mut moves = Vec::new();
+        self.legal_moves(pos, &mut moves);
+        (moves.len() <= cap).then_some(moves.len())
+    }
     /// The position after `mv`, which must be legal in `pos`.
     fn make(&self, pos: &Self::Pos, mv: Self::Move) -> Self::Pos;
     /// Zobrist hash of the position (including side to move and anything else in the position string).
@@ -186,22 +208,39 @@ pub trait Game: Clone + Send + Sync + 'static {
     }
 }
 
-/// [`Game::perft`] that gives up (`None`) soon after `stop` is set: the flag is read before
-/// every subtree of depth 1, which the game's own perft counts.
+/// Why [`stoppable_perft`] has no count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PerftStop {
+    Stopped,
+    /// A position on the way has more than [`PERFT_MOVE_CAP`] moves (dense Phutball boards
+    /// have hundreds of millions, and counting distinct moves takes memory for each).
+    TooManyMoves,
+}
+
+pub const PERFT_MOVE_CAP: usize = 2_000_000;
+
+/// [`Game::perft`] that gives up soon after `stop` is set (the flag is read before every
+/// position it counts) or when a position has too many moves to count.
 pub fn stoppable_perft<G: Game>(
     game: &G,
     pos: &G::Pos,
     depth: u32,
     stop: &std::sync::atomic::AtomicBool,
-) -> Option<u64> {
+) -> Result<u64, PerftStop> {
     if stop.load(std::sync::atomic::Ordering::Relaxed) {
-        return None;
+        return Err(PerftStop::Stopped);
     }
-    if depth <= 1 {
-        return Some(game.perft(pos, depth));
+    if depth == 0 {
+        return Ok(1);
     }
     if game.terminal(pos).is_some() {
-        return Some(0);
+        return Ok(0);
+    }
+    let count = game
+        .count_moves_upto(pos, PERFT_MOVE_CAP)
+        .ok_or(PerftStop::TooManyMoves)?;
+    if depth == 1 {
+        return Ok(count as u64);
     }
     let mut moves = Vec::new();
     game.perft_moves(pos, &mut moves);
@@ -209,7 +248,7 @@ pub fn stoppable_perft<G: Game>(
     for m in moves {
         sum += stoppable_perft(game, &game.make(pos, m), depth - 1, stop)?;
     }
-    Some(sum)
+    Ok(sum)
 }
 
 pub fn generic_perft<G: Game>(game: &G, pos: &G::Pos, depth: u32) -> u64 {
@@ -311,9 +350,7 @@ pub fn outcome<G: Game>(game: &G, pos: &G::Pos, tracker: &DrawTracker) -> Option
     if let Some(t) = game.terminal(pos) {
         return Some(t);
     }
-    let mut moves = Vec::new();
-    game.legal_moves(pos, &mut moves);
-    if moves.is_empty() {
+    if !game.has_legal_move(pos) {
         return Some(game.no_moves(pos));
     }
     tracker.draw(&game.draw_rules())

@@ -7,7 +7,7 @@ use super::parse::{self, Gtp as Cmd, KgsTime, GTP_COMMANDS};
 use super::reader::LineError;
 use super::{Flow, Io};
 use crate::engine::SearchReport;
-use crate::session::{SearchEvent, Session};
+use crate::session::{SearchEvent, Session, MAX_LISTED_MOVES};
 
 #[derive(Default)]
 pub struct Gtp {
@@ -219,7 +219,12 @@ fn execute(session: &mut Session, cmd: Cmd) -> Answer {
                 Err("cannot undo".into())
             }
         }
-        Cmd::LegalMoves => Ok(session.game().legal_moves().join(" ")),
+        Cmd::LegalMoves => match session.game().legal_moves_upto(MAX_LISTED_MOVES) {
+            Some(moves) => Ok(moves.join(" ")),
+            None => Err(format!(
+                "too many legal moves to list (more than {MAX_LISTED_MOVES})"
+            )),
+        },
         Cmd::Perft(_) => Err("internal error: perft is asynchronous".into()),
         Cmd::GameResult => Ok(match session.result() {
             Some(t) => format!("{} {}", session.result_word(), t.reason),

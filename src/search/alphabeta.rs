@@ -4,7 +4,7 @@
 
 use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use super::time::{Deadlines, Limits};
 use super::tt::{Bound, Table};
@@ -17,8 +17,12 @@ const INF: i32 = MATE + 1;
 pub const MATE_BOUND: i32 = MATE - 1_000;
 const MAX_PLY: usize = 128;
 const HISTORY_SIZE: usize = 4096;
-/// Time is read every this many nodes (the stop flag every node).
-const CLOCK_CHECK_MASK: u64 = 255;
+/// Time is read at most every this many nodes (the stop flag every node)...
+const CLOCK_CHECK_MAX: u64 = 256;
+/// ...and at every node while nodes cost more than this on average: then a read is cheap next to
+/// a node, and a node of some games (dense Phutball) can take tens of milliseconds, so that
+/// reading every few hundred nodes would overrun the clock by seconds.
+const SLOW_NODE: Duration = Duration::from_micros(5);
 
 /// What one search is asked to do.
 #[derive(Clone, Debug, Default)]
@@ -70,12 +74,18 @@ struct Searcher<'a, G: Game> {
     deadlines: Deadlines,
     node_limit: Option<u64>,
     nodes: u64,
+    /// Node count at which the clock is read next, the interval, and when it was last read.
+    next_check: u64,
+    check_every: u64,
+    last_check: Instant,
     seldepth: u32,
     aborted: bool,
     tracker: DrawTracker,
     killers: Vec<[Option<G::Move>; 2]>,
     history: Vec<i32>,
     pv: Vec<Vec<G::Move>>,
+    /// The root's moves, asked of the game once per search (it may take a while).
+    root: Vec<G::Move>,
     buffers: Vec<Vec<G::Move>>,
     scored: Vec<Vec<(i32, G::Move)>>,
 }
@@ -150,12 +160,19 @@ impl<G: Game> Searcher<'_, G> {
         }
         if self.stop.load(Ordering::Relaxed) || self.node_limit.is_some_and(|n| self.nodes >= n) {
             self.aborted = true;
-        } else if self.nodes & CLOCK_CHECK_MASK == 0 {
-            if let Some(hard) = self.deadlines.hard {
-                if Instant::now() >= hard {
-                    self.aborted = true;
-                }
+        } else if self.nodes >= self.next_check {
+            let now = Instant::now();
+            if self.deadlines.hard.is_some_and(|hard| now >= hard) {
+                self.aborted = true;
             }
+            let per_node = now.duration_since(self.last_check) / self.check_every as u32;
+            self.check_every = if per_node > SLOW_NODE {
+                1
+            } else {
+                (self.check_every * 2).min(CLOCK_CHECK_MAX)
+            };
+            self.last_check = now;
+            self.next_check = self.nodes + self.check_every;
         }
         self.aborted
     }
@@ -218,7 +235,7 @@ impl<G: Game> Searcher<'_, G> {
         let mut moves = std::mem::take(&mut self.buffers[ply]);
         moves.clear();
         if ply == 0 {
-            game.root_moves(pos, &mut moves);
+            moves.extend_from_slice(&self.root);
         } else {
             game.search_moves(pos, &mut moves);
         }
@@ -329,9 +346,7 @@ impl<G: Game> Searcher<'_, G> {
     }
 
     fn no_legal_move(&self, pos: &G::Pos) -> bool {
-        let mut all = Vec::new();
-        self.game.legal_moves(pos, &mut all);
-        all.is_empty()
+        !self.game.has_legal_move(pos)
     }
 }
 
@@ -360,17 +375,21 @@ pub fn search<G: Game>(
         deadlines,
         node_limit: params.limits.nodes,
         nodes: 0,
+        next_check: 0,
+        check_every: 1,
+        last_check: start,
         seldepth: 0,
         aborted: false,
         tracker: history.clone(),
         killers: vec![[None; 2]; MAX_PLY],
         history: vec![0; HISTORY_SIZE],
         pv: vec![Vec::new(); MAX_PLY + 1],
+        root: Vec::new(),
         buffers: vec![Vec::new(); MAX_PLY],
         scored: vec![Vec::new(); MAX_PLY],
     };
-    let mut root = Vec::new();
-    game.root_moves(pos, &mut root);
+    game.root_moves(pos, &mut s.root);
+    let root = s.root.clone();
     let mut result = SearchResult {
         best: root.first().copied(),
         score: 0,

@@ -76,6 +76,15 @@ impl Game for Phutball {
         movegen::push_placements(pos, out);
         tree::push_all_jumps(pos, out);
     }
+    fn has_legal_move(&self, pos: &Pos) -> bool {
+        !pos.empty_placeable().is_empty() || movegen::has_jump(&pos.men, pos.ball)
+    }
+    fn is_legal(&self, pos: &Pos, mv: Move) -> bool {
+        notation::is_legal(pos, mv)
+    }
+    fn count_moves_upto(&self, pos: &Pos, cap: usize) -> Option<usize> {
+        movegen::count_moves_upto(pos, cap)
+    }
     fn make(&self, pos: &Pos, mv: Move) -> Pos {
         movegen::make(pos, mv)
     }
@@ -147,7 +156,7 @@ impl Game for Phutball {
         }
     }
     fn root_moves(&self, pos: &Pos, out: &mut Vec<Move>) {
-        match tactics::urgency(pos, tactics::ROOT_BUDGET) {
+        match tactics::root_urgency(pos) {
             Urgency::Win(m) => out.push(m),
             Urgency::Threatened(moves) if !moves.is_empty() => out.extend(moves),
             _ => tactics::root_candidates(pos, out),

@@ -1,5 +1,7 @@
 //! Points, moves, position strings and the text diagram.
 
+use std::cell::RefCell;
+
 use super::board::{col, point, row, Bits, COLS, N, PLACEABLE, ROWS};
 use super::movegen::Move;
 use super::paths::{canonical_path, single_jump, Canonical};
@@ -65,17 +67,68 @@ pub fn format_move(pos: &Pos, mv: Move) -> String {
     }
 }
 
+/// Whether `mv` is legal in `pos`, whatever value it holds (a stale or foreign move is simply
+/// not legal). A ball move is checked by finding its canonical path, which only walks chains
+/// over the move's own men.
+pub fn is_legal(pos: &Pos, mv: Move) -> bool {
+    match mv {
+        Move::Place(p) => {
+            let p = p as usize;
+            p < N && PLACEABLE.get(p) && p != pos.ball as usize && !pos.men.get(p)
+        }
+        Move::Jump { to, removed } => {
+            (to as usize) < N
+                && !removed.is_empty()
+                && removed.is_subset(&pos.men)
+                && !pos.men.andnot(&removed).get(to as usize)
+                && jump_path(pos, to, &removed).is_some()
+        }
+    }
+}
+
 /// The canonical path of a ball move, `None` when it is not legal in `pos`: read off the tree of
 /// the position's moves when this thread's last `legal_moves` was for `pos` (what listing all
 /// moves relies on), else found by a direct search over this move's states only.
 fn jump_path(pos: &Pos, to: u16, removed: &Bits) -> Option<Vec<u16>> {
+    // Not a move of this position (nor of any, for points off the board); the lookups below
+    // index tables by these points.
+    if to as usize >= N || !removed.is_subset(&pos.men) {
+        return None;
+    }
     if let Some(known) = tree::cached_path(pos, to, removed) {
         return known;
     }
-    match canonical_path(&pos.men, pos.ball, to, removed, usize::MAX) {
+    let key = (pos.men, pos.ball, to, *removed);
+    let hit = RECENT.with(|r| {
+        let r = r.borrow();
+        r.iter().find(|(k, _)| *k == key).map(|(_, p)| p.clone())
+    });
+    if let Some(known) = hit {
+        return known;
+    }
+    let path = match canonical_path(&pos.men, pos.ball, to, removed, usize::MAX) {
         Canonical::Path(p) => Some(p),
         Canonical::Illegal | Canonical::OutOfBudget => None,
-    }
+    };
+    RECENT.with(|r| {
+        let mut r = r.borrow_mut();
+        if r.len() >= RECENT_PATHS {
+            r.remove(0);
+        }
+        r.push((key, path.clone()));
+    });
+    path
+}
+
+/// Paths found by a direct search lately, per thread: checking a move with [`is_legal`] and
+/// then naming it, or naming a search's line at every iteration, asks for the same paths again,
+/// and each can take milliseconds in a dense position.
+const RECENT_PATHS: usize = 16;
+
+type PathKey = (Bits, u16, u16, Bits);
+
+thread_local! {
+    static RECENT: RefCell<Vec<(PathKey, Option<Vec<u16>>)>> = const { RefCell::new(Vec::new()) };
 }
 
 pub fn parse_move(pos: &Pos, text: &str) -> Result<Move, RuleError> {

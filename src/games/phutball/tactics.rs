@@ -9,9 +9,7 @@
 
 use super::board::{col, row, Bits, NONE, STEP};
 use super::eval::distances;
-use super::movegen::{
-    make, push_jumps_limited, push_placements, scoring_rows, walk_jumps, Move, Visit, ORDER_ANY,
-};
+use super::movegen::{make, push_jumps_limited, push_placements, scoring_rows, Move};
 use super::position::Pos;
 use super::scoring::{scan_scoring, scoring_jump, Scan};
 use crate::games::Side;
@@ -48,7 +46,7 @@ pub fn is_own_goal(pos: &Pos, mv: Move) -> bool {
 pub fn threat_stoppers(pos: &Pos) -> Vec<Move> {
     let mut out = Vec::new();
     if threat(pos).is_some() {
-        stoppers(pos, usize::MAX, usize::MAX, false, &mut out);
+        stoppers(pos, usize::MAX, usize::MAX, false, usize::MAX, &mut out);
     }
     out
 }
@@ -72,7 +70,37 @@ pub fn urgency(pos: &Pos, budget: usize) -> Urgency {
         return Urgency::Quiet;
     }
     let mut out = Vec::new();
-    stoppers(pos, budget, budget.min(VERIFY_BUDGET), false, &mut out);
+    stoppers(
+        pos,
+        budget,
+        budget.min(VERIFY_BUDGET),
+        false,
+        usize::MAX,
+        &mut out,
+    );
+    Urgency::Threatened(out)
+}
+
+/// [`urgency`] at the root: [`ROOT_BUDGET`] per question, but when threatened, only the ball
+/// moves of a walk as short as [`root_candidates`]'s, and at most [`ROOT_JUMPS`] of them kept
+/// (the most advancing ones): in a dense position nearly every ball move stops the threat, and
+/// checking hundreds of thousands would take seconds for moves the search could not look at.
+pub fn root_urgency(pos: &Pos) -> Urgency {
+    if let Scan::Scores(m) = scan_scoring(pos, pos.side, ROOT_BUDGET) {
+        return Urgency::Win(m);
+    }
+    if !scores(pos, pos.side.other(), ROOT_BUDGET) {
+        return Urgency::Quiet;
+    }
+    let mut out = Vec::new();
+    stoppers(
+        pos,
+        ROOT_JUMP_WALK,
+        VERIFY_BUDGET,
+        false,
+        ROOT_JUMPS,
+        &mut out,
+    );
     Urgency::Threatened(out)
 }
 
@@ -86,7 +114,14 @@ pub fn eval_facts(pos: &Pos) -> (bool, bool, bool) {
         return (false, false, false);
     }
     let mut out = Vec::new();
-    stoppers(pos, SEARCH_BUDGET, SEARCH_BUDGET, true, &mut out);
+    stoppers(
+        pos,
+        SEARCH_BUDGET,
+        SEARCH_BUDGET,
+        true,
+        usize::MAX,
+        &mut out,
+    );
     (false, true, !out.is_empty())
 }
 
@@ -94,15 +129,26 @@ fn scores(pos: &Pos, side: Side, budget: usize) -> bool {
     matches!(scan_scoring(pos, side, budget), Scan::Scores(_))
 }
 
-/// `budget` bounds the walks over the position's own chains, `verify` each re-check of a
-/// candidate (a re-check that runs out counts as "stopped").
-fn stoppers(pos: &Pos, budget: usize, verify: usize, first_only: bool, out: &mut Vec<Move>) {
+/// `budget` bounds the walk over the position's own chains, `verify` each re-check of a
+/// candidate (a re-check that runs out counts as "stopped"). Keeps at most `max_jumps` ball
+/// moves, checking the most advancing ones first when there are more.
+fn stoppers(
+    pos: &Pos,
+    budget: usize,
+    verify: usize,
+    first_only: bool,
+    max_jumps: usize,
+    out: &mut Vec<Move>,
+) {
     let opp = pos.side.other();
+    let mut jumps = Vec::new();
+    push_jumps_limited(pos, budget, &mut jumps);
     let mut landings = Bits::EMPTY;
-    walk_jumps(&pos.men, pos.ball, &ORDER_ANY, budget, |to, _| {
-        landings.set(to as usize);
-        Visit::Expand
-    });
+    for m in &jumps {
+        if let Move::Jump { to, .. } = *m {
+            landings.set(to as usize);
+        }
+    }
     for p in landings.and(&pos.empty_placeable()).iter() {
         let mv = Move::Place(p as u16);
         if !scores(&make(pos, mv), opp, verify) {
@@ -112,9 +158,11 @@ fn stoppers(pos: &Pos, budget: usize, verify: usize, first_only: bool, out: &mut
             }
         }
     }
-    let mut jumps = Vec::new();
-    push_jumps_limited(pos, budget, &mut jumps);
+    if jumps.len() > max_jumps {
+        jumps.sort_by_key(|&m| -jump_gain(pos, m));
+    }
     let mine = scoring_rows(pos.side);
+    let mut kept = 0;
     for mv in jumps {
         if is_own_goal(pos, mv) {
             continue;
@@ -122,7 +170,8 @@ fn stoppers(pos: &Pos, budget: usize, verify: usize, first_only: bool, out: &mut
         let child = make(pos, mv);
         if mine.get(child.ball as usize) || !scores(&child, opp, verify) {
             out.push(mv);
-            if first_only {
+            kept += 1;
+            if first_only || kept >= max_jumps {
                 return;
             }
         }
@@ -131,6 +180,8 @@ fn stoppers(pos: &Pos, budget: usize, verify: usize, first_only: bool, out: &mut
 
 /// Ball moves searched at the root at most (the rest, in dense positions only, are cut).
 pub const ROOT_JUMPS: usize = 2_000;
+/// States of the walk that lists the root's ball moves.
+const ROOT_JUMP_WALK: usize = ROOT_BUDGET / 6;
 
 /// Root moves in a quiet position: every legal move, unless the ball has more than
 /// [`ROOT_JUMPS`] distinct moves (then all placements and the most advancing ball moves among
@@ -138,7 +189,7 @@ pub const ROOT_JUMPS: usize = 2_000;
 pub fn root_candidates(pos: &Pos, out: &mut Vec<Move>) {
     push_placements(pos, out);
     let start = out.len();
-    push_jumps_limited(pos, ROOT_BUDGET / 6, out);
+    push_jumps_limited(pos, ROOT_JUMP_WALK, out);
     let jumps = &mut out[start..];
     if jumps.len() > ROOT_JUMPS {
         jumps.sort_by_key(|&m| (is_own_goal(pos, m), -jump_gain(pos, m)));

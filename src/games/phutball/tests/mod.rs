@@ -12,6 +12,7 @@ use super::{Phutball, Pos};
 use crate::games::{outcome, DrawTracker, Game, Outcome, RuleError, Side, EVAL_LIMIT};
 
 mod brute;
+mod legality;
 mod notation;
 mod rules;
 mod search;
