@@ -63,22 +63,7 @@ pub enum Urgency {
 
 /// The urgent facts of `pos`, with the solver limited to `budget` states per question.
 pub fn urgency(pos: &Pos, budget: usize) -> Urgency {
-    if let Scan::Scores(m) = scan_scoring(pos, pos.side, budget) {
-        return Urgency::Win(m);
-    }
-    if !scores(pos, pos.side.other(), budget) {
-        return Urgency::Quiet;
-    }
-    let mut out = Vec::new();
-    stoppers(
-        pos,
-        budget,
-        budget.min(VERIFY_BUDGET),
-        false,
-        usize::MAX,
-        &mut out,
-    );
-    Urgency::Threatened(out)
+    urgency_with(pos, budget, budget, budget.min(VERIFY_BUDGET), usize::MAX)
 }
 
 /// [`urgency`] at the root: [`ROOT_BUDGET`] per question, but when threatened, only the ball
@@ -86,21 +71,18 @@ pub fn urgency(pos: &Pos, budget: usize) -> Urgency {
 /// (the most advancing ones): in a dense position nearly every ball move stops the threat, and
 /// checking hundreds of thousands would take seconds for moves the search could not look at.
 pub fn root_urgency(pos: &Pos) -> Urgency {
-    if let Scan::Scores(m) = scan_scoring(pos, pos.side, ROOT_BUDGET) {
+    urgency_with(pos, ROOT_BUDGET, ROOT_JUMP_WALK, VERIFY_BUDGET, ROOT_JUMPS)
+}
+
+fn urgency_with(pos: &Pos, budget: usize, walk: usize, verify: usize, keep: usize) -> Urgency {
+    if let Scan::Scores(m) = scan_scoring(pos, pos.side, budget) {
         return Urgency::Win(m);
     }
-    if !scores(pos, pos.side.other(), ROOT_BUDGET) {
+    if !scores(pos, pos.side.other(), budget) {
         return Urgency::Quiet;
     }
     let mut out = Vec::new();
-    stoppers(
-        pos,
-        ROOT_JUMP_WALK,
-        VERIFY_BUDGET,
-        false,
-        ROOT_JUMPS,
-        &mut out,
-    );
+    stoppers(pos, walk, verify, false, keep, &mut out);
     Urgency::Threatened(out)
 }
 
