@@ -159,8 +159,8 @@ fn check_gtp_framing(out: &str) {
     }
 }
 
-/// The whole input is a Pods data file. Accepted data must give a playable game: a few plies
-/// of both variants from the start run without a panic.
+/// The whole input is a Pods data file. Accepted data must write back as text that parses to
+/// the same data, and give a playable game: a few plies of both variants from the start.
 pub fn pods_data(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
@@ -168,6 +168,10 @@ pub fn pods_data(data: &[u8]) {
     let Ok(parsed) = PodsData::parse(text, "fuzz") else {
         return;
     };
+    assert_eq!(
+        PodsData::parse(&parsed.to_text(), "fuzz").as_ref(),
+        Ok(&parsed)
+    );
     for advanced in [false, true] {
         let game = Pods::with_data(advanced, parsed.clone());
         let mut pos = game.start();

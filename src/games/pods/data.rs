@@ -202,6 +202,28 @@ impl PodsData {
         })
     }
 
+    /// The data as a file in canonical form (bare pairs, leg strings): parsing it gives the
+    /// same data back.
+    pub fn to_text(&self) -> String {
+        let mut s = String::from("[missing-lines]\n");
+        for &(p, q) in &self.missing {
+            s.push_str(&format!(
+                "{}-{}\n",
+                board::point_name(p),
+                board::point_name(q)
+            ));
+        }
+        s.push_str("[pods]\n");
+        for letter in 0..POD_COUNT {
+            s.push_str(&format!(
+                "{} {}\n",
+                pod_letter(letter),
+                self.leg_string(letter)
+            ));
+        }
+        s
+    }
+
     /// The pod table as the data file writes it, e.g. `--L---s-`.
     pub fn leg_string(&self, letter: usize) -> String {
         self.pods
