@@ -35,6 +35,39 @@ impl std::fmt::Display for Score {
     }
 }
 
+impl Score {
+    /// Counts one game's `result` for the player who had `side`.
+    pub fn add(&mut self, result: Outcome, side: Side) {
+        match result {
+            Outcome::Win(s) if s == side => self.wins += 1,
+            Outcome::Draw => self.draws += 1,
+            Outcome::Win(_) => self.losses += 1,
+        }
+    }
+}
+
+/// Plays `g` to its end, or for `max_plies` plies (then it counts as a draw). `mover(g, a)` gives
+/// each move; `a` says whether `a_side` is to move. Returns the outcome and the plies played.
+pub fn play_out(
+    g: &mut dyn AnyGame,
+    a_side: Side,
+    max_plies: u32,
+    mut mover: impl FnMut(&dyn AnyGame, bool) -> String,
+) -> (Outcome, u32) {
+    let mut plies = 0;
+    loop {
+        if let Some(t) = g.result() {
+            return (t.outcome, plies);
+        }
+        if plies >= max_plies {
+            return (Outcome::Draw, plies);
+        }
+        let mv = mover(&*g, g.side_to_move() == a_side);
+        g.play(&mv).expect("both players play legal moves");
+        plies += 1;
+    }
+}
+
 pub fn node_limit(nodes: u64) -> Limits {
     Limits {
         nodes: Some(nodes),
@@ -224,24 +257,10 @@ pub fn play_between(
     for i in 0..games {
         let a_side = if i % 2 == 0 { Side::P1 } else { Side::P2 };
         let mut g = new_game(name).expect("game exists");
-        let mut plies = 0;
-        let result = loop {
-            if let Some(t) = g.result() {
-                break t.outcome;
-            }
-            if plies >= max_plies {
-                break Outcome::Draw;
-            }
-            let player = if g.side_to_move() == a_side { a } else { b };
-            let mv = move_of(g.as_ref(), player, &mut rng);
-            g.play(&mv).expect("both players play legal moves");
-            plies += 1;
-        };
-        match result {
-            Outcome::Win(s) if s == a_side => score.wins += 1,
-            Outcome::Draw => score.draws += 1,
-            Outcome::Win(_) => score.losses += 1,
-        }
+        let (result, plies) = play_out(g.as_mut(), a_side, max_plies, |g, a_to_move| {
+            move_of(g, if a_to_move { a } else { b }, &mut rng)
+        });
+        score.add(result, a_side);
         if std::env::var_os("TETRAD_MATCH_LOG").is_some() {
             eprintln!(
                 "{name} {a:?} vs {b:?} game {i}: first player {a_side:?}, {result:?} after {plies} plies; running {score}"

@@ -12,7 +12,7 @@ use tetrad::games::pods::Pods;
 use tetrad::games::{Game, Outcome, Side};
 use tetrad::search::Limits;
 
-use crate::baselines::{engine_move, random_move, Score};
+use crate::baselines::{engine_move, play_out, random_move, Score};
 
 pub type PPos = <Pods as Game>::Pos;
 pub type PMove = <Pods as Game>::Move;
@@ -272,24 +272,10 @@ pub fn play_between(
         let mut g = new_game(name).expect("game exists");
         g.set_position(&start_string(rotation))
             .expect("start position parses");
-        let mut plies = 0;
-        let result = loop {
-            if let Some(t) = g.result() {
-                break t.outcome;
-            }
-            if plies >= max_plies {
-                break Outcome::Draw;
-            }
-            let player = if g.side_to_move() == a_side { a } else { b };
-            let mv = move_of(g.as_ref(), advanced, player, &mut rng);
-            g.play(&mv).expect("both players play legal moves");
-            plies += 1;
-        };
-        match result {
-            Outcome::Win(s) if s == a_side => score.wins += 1,
-            Outcome::Draw => score.draws += 1,
-            Outcome::Win(_) => score.losses += 1,
-        }
+        let (result, plies) = play_out(g.as_mut(), a_side, max_plies, |g, a_to_move| {
+            move_of(g, advanced, if a_to_move { a } else { b }, &mut rng)
+        });
+        score.add(result, a_side);
         if std::env::var_os("TETRAD_MATCH_LOG").is_some() {
             eprintln!(
                 "{name} {a:?} vs {b:?} game {i}: {a_side:?} rotation {rotation}, {result:?} after {plies} plies; running {score}"
