@@ -524,8 +524,8 @@ mod tests {
         fn root_moves(&self, _pos: &u32, _out: &mut Vec<u32>) {
             panic!("root_moves bug");
         }
-        fn perft_moves(&self, _pos: &u32, _out: &mut Vec<u32>) {
-            panic!("perft_moves bug");
+        fn perft_moves_upto(&self, _pos: &u32, _cap: usize, _out: &mut Vec<u32>) -> bool {
+            panic!("perft_moves_upto bug");
         }
     }
 
@@ -572,7 +572,7 @@ mod tests {
             "{out}"
         );
         assert!(
-            out.contains("?2 internal error: perft failed: perft_moves bug\n\n"),
+            out.contains("?2 internal error: perft failed: perft_moves_upto bug\n\n"),
             "{out}"
         );
         assert!(out.ends_with("=3 tetrad\n\n"), "{out}");

@@ -186,10 +186,12 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn perft(&self, pos: &Self::Pos, depth: u32) -> u64 {
         generic_perft(self, pos, depth)
     }
-    /// The moves [`stoppable_perft`] walks above the game's own [`Game::perft`]: the legal
-    /// moves, unless the game can list the same moves cheaper (Phutball: without names).
-    fn perft_moves(&self, pos: &Self::Pos, out: &mut Vec<Self::Move>) {
-        self.legal_moves(pos, out)
+    /// The moves [`stoppable_perft`] walks: the legal moves, unless the game can list the same
+    /// moves cheaper (Phutball: without names). False when there are more than `cap` (a game
+    /// with huge move lists stops listing there; `out` is then of no use).
+    fn perft_moves_upto(&self, pos: &Self::Pos, cap: usize, out: &mut Vec<Self::Move>) -> bool {
+        self.legal_moves(pos, out);
+        out.len() <= cap
     }
 
     /// One game of uniformly random legal moves from `pos` to the end, applying the draw rules
@@ -236,14 +238,16 @@ pub fn stoppable_perft<G: Game>(
     if game.terminal(pos).is_some() {
         return Ok(0);
     }
-    let count = game
-        .count_moves_upto(pos, PERFT_MOVE_CAP)
-        .ok_or(PerftStop::TooManyMoves)?;
     if depth == 1 {
-        return Ok(count as u64);
+        return game
+            .count_moves_upto(pos, PERFT_MOVE_CAP)
+            .map(|n| n as u64)
+            .ok_or(PerftStop::TooManyMoves);
     }
     let mut moves = Vec::new();
-    game.perft_moves(pos, &mut moves);
+    if !game.perft_moves_upto(pos, PERFT_MOVE_CAP, &mut moves) {
+        return Err(PerftStop::TooManyMoves);
+    }
     let mut sum = 0;
     for m in moves {
         sum += stoppable_perft(game, &game.make(pos, m), depth - 1, stop)?;

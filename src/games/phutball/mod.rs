@@ -183,9 +183,13 @@ impl Game for Phutball {
             .sum()
     }
 
-    fn perft_moves(&self, pos: &Pos, out: &mut Vec<Move>) {
+    fn perft_moves_upto(&self, pos: &Pos, cap: usize, out: &mut Vec<Move>) -> bool {
+        // One bounded walk, on the same budget as `count_moves_upto`.
+        let Some(budget) = cap.checked_sub(pos.empty_placeable().count() as usize) else {
+            return false;
+        };
         movegen::push_placements(pos, out);
-        movegen::push_jumps(pos, out);
+        movegen::push_jumps_limited(pos, budget, out)
     }
 
     fn playout(&self, pos: &Pos, rng: &mut SmallRng, max_plies: u32) -> Outcome {
