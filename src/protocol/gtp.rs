@@ -38,6 +38,17 @@ fn frame(ok: bool, id: Option<u64>, body: &str) -> String {
 
 type Answer = Result<String, String>;
 
+/// The command part of a line: `#` starts a comment; what is left may be empty (no answer then).
+fn command_text(line: &str) -> &str {
+    line.split('#').next().unwrap_or_default().trim()
+}
+
+/// Whether the front end will read `line` as `quit` (with or without an id).
+pub fn is_quit(line: &str) -> bool {
+    parse::gtp_frame(command_text(line))
+        .is_ok_and(|(_, name, args)| parse::gtp_command(&name, args) == Ok(Cmd::Quit))
+}
+
 /// Deeper perft is refused outright: no game finishes it in a human lifetime.
 const MAX_PERFT_DEPTH: u32 = 20;
 
@@ -56,8 +67,7 @@ impl Gtp {
                 return Flow::Continue;
             }
         };
-        // `#` starts a comment; what is left may be empty (no answer then).
-        let line = line.split('#').next().unwrap_or_default().trim();
+        let line = command_text(&line);
         if line.is_empty() {
             return Flow::Continue;
         }
@@ -262,7 +272,17 @@ fn execute(session: &mut Session, cmd: Cmd) -> Answer {
 
 #[cfg(test)]
 mod tests {
-    use super::frame;
+    use super::{frame, is_quit};
+
+    #[test]
+    fn quit_is_recognised_as_the_front_end_reads_it() {
+        for yes in ["quit", "7 quit", " QUIT  # bye", "quit now"] {
+            assert!(is_quit(yes), "{yes}");
+        }
+        for no in ["name", "", "# quit", "x quit", "quitter"] {
+            assert!(!is_quit(no), "{no}");
+        }
+    }
 
     #[test]
     fn frames() {

@@ -135,17 +135,6 @@ pub fn run(
     }
 }
 
-/// `quit` or `ID quit`, as the GTP front end will read it.
-fn is_gtp_quit(line: &str) -> bool {
-    let line = line.split('#').next().unwrap_or_default();
-    let mut words = line.split_whitespace();
-    match words.next() {
-        Some(w) if w.bytes().all(|b| b.is_ascii_digit()) => words.next() == Some("quit"),
-        Some(w) => w == "quit",
-        None => false,
-    }
-}
-
 struct Loop {
     session: Session,
     dialect: Option<Dialect>,
@@ -204,7 +193,7 @@ impl Loop {
             // GTP is strictly sequential: later commands wait for the genmove or perft answer.
             // Only `quit` cuts it short: the answer comes at once, then the engine exits.
             _ => {
-                if line.as_ref().is_ok_and(|l| is_gtp_quit(l)) {
+                if line.as_ref().is_ok_and(|l| gtp::is_quit(l)) {
                     self.session.stop_search();
                 }
                 self.queue.push_back(line)
