@@ -80,27 +80,28 @@ fn game_lines<G: Game>(game: &G, text: &str) {
     }
 }
 
-fn check_position<G: Game>(game: &G, pos: &G::Pos) {
+/// The position-string round trip: `pos` formats to a string that parses to the same position
+/// and hash and formats the same again. Returns the reparsed position. Also used by the soak.
+pub fn check_position<G: Game>(game: &G, pos: &G::Pos) -> G::Pos {
     let text = game.format_position(pos);
-    match game.parse_position(&text) {
-        Ok(back) => {
-            assert_eq!(
-                &back,
-                pos,
-                "{}: '{text}' parses to another position",
-                game.name()
-            );
-            assert_eq!(
-                game.hash(&back),
-                game.hash(pos),
-                "{}: hash of '{text}'",
-                game.name()
-            );
-            assert_eq!(game.format_position(&back), text);
-        }
-        Err(e) => panic!("{}: formatted position '{text}' refused: {e}", game.name()),
-    }
+    let back = game
+        .parse_position(&text)
+        .unwrap_or_else(|e| panic!("{}: formatted position '{text}' refused: {e}", game.name()));
+    assert_eq!(
+        &back,
+        pos,
+        "{}: '{text}' parses to another position",
+        game.name()
+    );
+    assert_eq!(
+        game.hash(&back),
+        game.hash(pos),
+        "{}: hash of '{text}'",
+        game.name()
+    );
+    assert_eq!(game.format_position(&back), text);
     let _ = game.render(pos);
+    back
 }
 
 /// Byte 0 picks the dialect (detected from the first line, GTP, or UGI); the rest is the
