@@ -110,6 +110,7 @@ pub fn bench_game<G: Game>(game: &G, quick: bool, out: &mut dyn Write) -> std::i
                 ..Limits::default()
             },
             move_overhead_ms: 0,
+            started: None,
         };
         let clock = Instant::now();
         let r = search::search(

@@ -67,7 +67,12 @@ pub trait AnyGame: Send {
     fn render(&self) -> String;
     fn set_option(&mut self, name: &str, value: &str) -> Result<bool, RuleError>;
     fn options(&self) -> Vec<(&'static str, String)>;
+    /// A new, empty table of that size, allocated when [`AnyGame::prepare_hash`] is called (or
+    /// by the first search).
     fn set_hash_mib(&mut self, mib: usize);
+    /// Allocates the table now if it is not yet (a search should not pay for it).
+    fn prepare_hash(&mut self);
+    fn hash_ready(&self) -> bool;
     fn clear_hash(&mut self);
     /// A search of the current position, to run on another thread.
     fn search_job(&self, params: Params, stop: Arc<AtomicBool>, info: InfoSink) -> SearchJob;
@@ -230,6 +235,12 @@ impl<G: Game> AnyGame for GameState<G> {
     }
     fn set_hash_mib(&mut self, mib: usize) {
         self.tt = Arc::new(Mutex::new(Table::new(mib)));
+    }
+    fn prepare_hash(&mut self) {
+        self.table().allocate();
+    }
+    fn hash_ready(&self) -> bool {
+        self.table().is_allocated()
     }
     fn clear_hash(&mut self) {
         self.table().clear();

@@ -13,7 +13,7 @@ use crate::games::pods::data::PodsData;
 use crate::games::pods::Pods;
 use crate::games::Game;
 use crate::protocol::{self, Dialect};
-use crate::session::Session;
+use crate::session::{Session, WorkCap};
 
 /// A fuzz target: any bytes in, no panic and no hang out.
 pub type Target = fn(&[u8]);
@@ -107,8 +107,9 @@ pub fn check_position<G: Game>(game: &G, pos: &G::Pos) -> G::Pos {
 /// Byte 0 picks the dialect (detected from the first line, GTP, or UGI); the rest is the
 /// engine's whole input, run through the real protocol loop to end of input.
 ///
-/// Inputs with more than a few search commands are skipped, so that a slow input means a
-/// defect. Deep `perft` is not skipped: end of input must interrupt it.
+/// End of input lets every command finish, as a user's would, so the target bounds the work
+/// itself: every search and perft runs under [`FUZZ_CAP`], and inputs with more than a few
+/// search commands are skipped, so that a slow input means a defect.
 pub fn protocol(data: &[u8]) {
     let Some((&pick, rest)) = data.split_first() else {
         return;
@@ -123,7 +124,7 @@ pub fn protocol(data: &[u8]) {
     };
     let mut out = Vec::new();
     let code = protocol::run(
-        Session::new(),
+        Session::with_work_cap(FUZZ_CAP),
         dialect,
         Cursor::new(rest.to_vec()),
         &mut out,
@@ -135,8 +136,16 @@ pub fn protocol(data: &[u8]) {
     }
 }
 
-/// Searches are what an input may legitimately ask to take long (each stops at end of input,
-/// but Pods first runs its bounded root solver).
+/// What one search or perft of a fuzz input may cost: deep enough to exercise the search and
+/// perft paths, small enough that an input takes well under AFL's 2 s.
+pub const FUZZ_CAP: WorkCap = WorkCap {
+    perft_depth: 3,
+    nodes: 20_000,
+    millis: 250,
+};
+
+/// Searches are what an input may legitimately ask to take long (Pods first runs its bounded
+/// root solver).
 fn affordable(input: &[u8]) -> bool {
     let text = String::from_utf8_lossy(input).to_ascii_lowercase();
     let searches = text

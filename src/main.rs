@@ -88,6 +88,8 @@ fn main() -> ExitCode {
         eprintln!("tetrad: --game: {e}");
         return ExitCode::from(2);
     }
+    // The hash table is allocated now, not by the first search (on its clock).
+    session.prepare();
     let dialect = cli.protocol.map(|p| match p {
         ProtocolArg::Gtp => Dialect::Gtp,
         ProtocolArg::Ugi => Dialect::Ugi,

@@ -4,9 +4,9 @@
 use std::any::Any;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Once};
 use std::thread;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crate::engine::{self, AnyGame, InfoReport, SearchReport};
 use crate::games::poddavki::Poddavki;
@@ -66,6 +66,19 @@ pub enum SearchEvent {
     PerftDone(Result<u64, String>),
 }
 
+/// Bounds on the work any one command may cause, for the fuzz targets: whatever depth, limit or
+/// clock an input asks for, it then ends quickly. Users' commands are never bounded this way.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WorkCap {
+    /// Deeper perft is counted to this depth.
+    pub perft_depth: u32,
+    /// Every search stops after this many nodes (an infinite one too).
+    pub nodes: u64,
+    /// Last resort for work a node count does not bound (dense Phutball, huge perft levels):
+    /// every search and perft is stopped after this many milliseconds.
+    pub millis: u64,
+}
+
 pub struct Session {
     game: Box<dyn AnyGame>,
     pub options: Options,
@@ -73,6 +86,13 @@ pub struct Session {
     game_options: Vec<(String, String)>,
     time: GtpTime,
     stop: Option<Arc<AtomicBool>>,
+    /// Whether the running search has no limit of its own (`go infinite`): only such a search is
+    /// stopped by the end of input.
+    unbounded: bool,
+    /// When the command being carried out began (its line was read, or the command before it
+    /// ended): a move time runs from then.
+    command_start: Option<Instant>,
+    cap: Option<WorkCap>,
 }
 
 fn panic_text(panic: &Box<dyn Any + Send>) -> String {
@@ -113,7 +133,30 @@ impl Session {
             game_options: Vec::new(),
             time: GtpTime::default(),
             stop: None,
+            unbounded: false,
+            command_start: None,
+            cap: None,
         }
+    }
+
+    /// A session whose every search and perft is bounded by `cap` (fuzzing).
+    pub fn with_work_cap(cap: WorkCap) -> Session {
+        Session {
+            cap: Some(cap),
+            ..Session::new()
+        }
+    }
+
+    /// Allocates (zeroed) the current game's hash table if it is not yet, so that no search
+    /// pays for it on its clock. Called at start-up and by `isready`; `hash` and `set_game`
+    /// allocate at once once this has been called.
+    pub fn prepare(&mut self) {
+        self.game.prepare_hash();
+    }
+
+    /// Marks the moment the next command began, for the move time of a search it starts.
+    pub fn begin_command(&mut self, at: Instant) {
+        self.command_start = Some(at);
     }
 
     pub fn game(&self) -> &dyn AnyGame {
@@ -132,6 +175,9 @@ impl Session {
             let _ = game.set_option(n, v);
         }
         game.set_hash_mib(self.options.hash_mib);
+        if self.game.hash_ready() {
+            game.prepare_hash();
+        }
         self.game = game;
         self.time.left = [None, None];
         Ok(())
@@ -228,7 +274,11 @@ impl Session {
                     return Err(format!("hash must be 1..{MAX_HASH_MIB} MiB"));
                 }
                 self.options.hash_mib = n as usize;
+                let ready = self.game.hash_ready();
                 self.game.set_hash_mib(n as usize);
+                if ready {
+                    self.game.prepare_hash();
+                }
             }
             "seed" => self.options.seed = num("seed")?,
             "moveoverhead" => self.options.move_overhead = num("move_overhead")?.min(60_000),
@@ -367,6 +417,26 @@ impl Session {
         self.stop.is_some()
     }
 
+    /// Whether a search runs that only `stop` (or the end of input) ends.
+    pub fn searching_unbounded(&self) -> bool {
+        self.searching() && self.unbounded
+    }
+
+    /// The stop flag of a new search or perft; under a work cap, also set when its time is up.
+    fn new_stop_flag(&self) -> Result<Arc<AtomicBool>, std::io::Error> {
+        let stop = Arc::new(AtomicBool::new(false));
+        if let Some(cap) = self.cap {
+            let flag = Arc::clone(&stop);
+            thread::Builder::new()
+                .name("work-cap".into())
+                .spawn(move || {
+                    thread::sleep(Duration::from_millis(cap.millis));
+                    flag.store(true, Ordering::Relaxed);
+                })?;
+        }
+        Ok(stop)
+    }
+
     /// Starts a search on its own thread; events go to `sink`. With `infinite`, the result is
     /// held back until [`Session::stop_search`] (UCI rule).
     pub fn start_search(
@@ -374,10 +444,19 @@ impl Session {
         limits: Limits,
         sink: Arc<dyn Fn(SearchEvent) + Send + Sync>,
     ) -> Result<(), std::io::Error> {
-        let stop = Arc::new(AtomicBool::new(false));
+        report_caught_panics_briefly();
+        let mut limits = limits;
+        if let Some(cap) = self.cap {
+            limits.nodes = Some(limits.nodes.map_or(cap.nodes, |n| n.min(cap.nodes)));
+            limits.infinite = false;
+        }
+        // Never on the clock of the search, should nothing have prepared it.
+        self.game.prepare_hash();
+        let stop = self.new_stop_flag()?;
         let params = Params {
             limits,
             move_overhead_ms: self.options.move_overhead,
+            started: self.command_start.take(),
         };
         let info_sink = Arc::clone(&sink);
         let job = self.game.search_job(
@@ -411,6 +490,7 @@ impl Session {
                 sink(SearchEvent::Done(report));
             })?;
         self.stop = Some(stop);
+        self.unbounded = limits.infinite;
         Ok(())
     }
 
@@ -421,7 +501,9 @@ impl Session {
         depth: u32,
         sink: Arc<dyn Fn(SearchEvent) + Send + Sync>,
     ) -> Result<(), std::io::Error> {
-        let stop = Arc::new(AtomicBool::new(false));
+        report_caught_panics_briefly();
+        let depth = self.cap.map_or(depth, |cap| depth.min(cap.perft_depth));
+        let stop = self.new_stop_flag()?;
         let job = self.game.perft_job(depth, Arc::clone(&stop));
         thread::Builder::new().name("perft".into()).spawn(move || {
             let count = match catch_unwind(AssertUnwindSafe(job)) {
@@ -439,6 +521,7 @@ impl Session {
             sink(SearchEvent::PerftDone(count))
         })?;
         self.stop = Some(stop);
+        self.unbounded = false;
         Ok(())
     }
 
@@ -451,7 +534,22 @@ impl Session {
     /// Called when the search thread has reported `Done`.
     pub fn search_finished(&mut self) {
         self.stop = None;
+        self.unbounded = false;
     }
+}
+
+/// A panic in a search or perft thread is caught and answered as an error, so the default hook's
+/// message (and, with `RUST_BACKTRACE` set, a slow backtrace) on stderr says nothing more: it is
+/// logged in one line instead. Panics elsewhere still go to the previous hook.
+fn report_caught_panics_briefly() {
+    static HOOK: Once = Once::new();
+    HOOK.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| match thread::current().name() {
+            Some(name @ ("search" | "perft")) => log::error!("{name} thread: {info}"),
+            _ => previous(info),
+        }));
+    });
 }
 
 #[cfg(test)]
@@ -529,20 +627,6 @@ mod tests {
         }
     }
 
-    /// Input whose end comes a while after its last line, so that no command is cut short by
-    /// the end of input.
-    struct LateEnd(Cursor<&'static str>);
-
-    impl std::io::Read for LateEnd {
-        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-            let n = self.0.read(buf)?;
-            if n == 0 {
-                thread::sleep(Duration::from_millis(300));
-            }
-            Ok(n)
-        }
-    }
-
     fn run(dialect: Dialect, input: &'static str) -> String {
         let session = Session {
             game: Box::new(engine::GameState::new(Faulty)),
@@ -551,12 +635,7 @@ mod tests {
         let (tx, rx) = mpsc::channel();
         thread::spawn(move || {
             let mut out = Vec::new();
-            protocol::run(
-                session,
-                Some(dialect),
-                LateEnd(Cursor::new(input)),
-                &mut out,
-            );
+            protocol::run(session, Some(dialect), Cursor::new(input), &mut out);
             let _ = tx.send(String::from_utf8_lossy(&out).to_string());
         });
         // Before the fix the loop waited for ever for the dead search thread.
@@ -566,6 +645,7 @@ mod tests {
 
     #[test]
     fn a_panicking_search_or_perft_answers_an_error_and_the_engine_goes_on() {
+        // End of input right after the commands cuts nothing short: each is answered.
         let out = run(Dialect::Gtp, "1 genmove\n2 perft 3\n3 name\n");
         assert!(
             out.starts_with("?1 internal error: search failed: root_moves bug\n\n"),

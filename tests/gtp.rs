@@ -1,4 +1,5 @@
-//! GTP dialect through the binary: framing, ids, errors, state safety, search, EOF.
+//! GTP dialect through the binary: framing, ids, errors, state safety, search (batch input and
+//! end of input: tests/batch.rs).
 
 mod common;
 
@@ -134,18 +135,6 @@ fn garbage_input_gets_errors_and_the_engine_survives() {
 }
 
 #[test]
-fn end_of_input_stops_a_search_and_exits() {
-    let mut e = Engine::start(&[]);
-    e.gtp("set_option movetime 60000");
-    e.send("genmove");
-    std::thread::sleep(Duration::from_millis(100));
-    e.close_stdin();
-    let (code, took) = e.wait_exit(Duration::from_secs(5)).expect("exits");
-    assert_eq!(code, 0);
-    assert!(took < Duration::from_secs(1), "took {took:?}");
-}
-
-#[test]
 fn set_game_switches_rules() {
     let mut e = Engine::start(&[]);
     for g in ["phutball", "diamond", "pods", "pods-advanced", "poddavki"] {
@@ -154,28 +143,4 @@ fn set_game_switches_rules() {
     }
     assert!(e.gtp("set_game chess").starts_with("? unknown game"));
     assert_eq!(e.gtp("get_position"), format!("= {START}"));
-}
-
-#[test]
-fn deep_perft_is_interrupted_by_quit_and_by_end_of_input() {
-    for game in ["poddavki", "phutball", "diamond", "pods", "pods-advanced"] {
-        let mut e = Engine::start(&[]);
-        e.gtp(&format!("set_game {game}"));
-        // Other commands wait for the perft answer, as GTP is sequential; `quit` does not.
-        e.send("7 perft 20");
-        e.send("name");
-        e.send("8 quit");
-        assert_eq!(e.answer(), vec!["?7 perft interrupted"], "{game}");
-        assert_eq!(e.answer(), vec!["= tetrad"]);
-        assert_eq!(e.answer(), vec!["=8"]);
-        assert!(e.wait_exit(Duration::from_secs(1)).is_some(), "{game}");
-
-        let mut e = Engine::start(&[]);
-        e.gtp(&format!("set_game {game}"));
-        e.send("perft 20");
-        std::thread::sleep(Duration::from_millis(50));
-        e.close_stdin();
-        assert_eq!(e.answer(), vec!["? perft interrupted"], "{game}");
-        assert!(e.wait_exit(Duration::from_secs(1)).is_some(), "{game}");
-    }
 }

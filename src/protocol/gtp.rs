@@ -43,12 +43,6 @@ fn command_text(line: &str) -> &str {
     line.split('#').next().unwrap_or_default().trim()
 }
 
-/// Whether the front end will read `line` as `quit` (with or without an id).
-pub fn is_quit(line: &str) -> bool {
-    parse::gtp_frame(command_text(line))
-        .is_ok_and(|(_, name, args)| parse::gtp_command(&name, args) == Ok(Cmd::Quit))
-}
-
 /// Deeper perft is refused outright: no game finishes it in a human lifetime.
 const MAX_PERFT_DEPTH: u32 = 20;
 
@@ -155,7 +149,7 @@ impl Gtp {
         Ok(())
     }
 
-    /// The perft has ended, or was stopped by `quit` or the end of input.
+    /// The perft has ended (or was stopped: only a fuzzing work cap does that).
     pub fn perft_done(&mut self, io: &mut Io, count: &Result<u64, String>) {
         let Some((id, Pending::Perft)) = self.pending.take() else {
             return;
@@ -272,17 +266,7 @@ fn execute(session: &mut Session, cmd: Cmd) -> Answer {
 
 #[cfg(test)]
 mod tests {
-    use super::{frame, is_quit};
-
-    #[test]
-    fn quit_is_recognised_as_the_front_end_reads_it() {
-        for yes in ["quit", "7 quit", " QUIT  # bye", "quit now"] {
-            assert!(is_quit(yes), "{yes}");
-        }
-        for no in ["name", "", "# quit", "x quit", "quitter"] {
-            assert!(!is_quit(no), "{no}");
-        }
-    }
+    use super::frame;
 
     #[test]
     fn frames() {

@@ -11,6 +11,7 @@ use std::collections::VecDeque;
 use std::io::{Read, Write};
 use std::sync::mpsc::{channel, Sender};
 use std::sync::{Arc, Mutex};
+use std::time::Instant;
 
 use reader::LineError;
 
@@ -18,8 +19,8 @@ use crate::session::{SearchEvent, Session};
 
 #[derive(Debug, PartialEq)]
 pub enum Event {
-    /// One input line, cleaned, or why it was refused.
-    Line(Result<String, LineError>),
+    /// One input line, cleaned, or why it was refused, with the moment it was read.
+    Line(Instant, Result<String, LineError>),
     Eof,
     Search(SearchEvent),
 }
@@ -67,6 +68,12 @@ impl Io<'_> {
 }
 
 /// Runs the protocol until `quit` or end of input. Returns the process exit code.
+///
+/// Lines are carried out in order, each as if typed after the answer to the one before: lines
+/// read during a search wait in a queue. UGI's immediate commands (`isready`, `stop`, `quit`)
+/// act as soon as every line before them has started, without waiting for the search. End of
+/// input only means that no more lines come: what was read still runs to its own limits, and
+/// only a search without limits (`go infinite`) is stopped then.
 pub fn run(
     session: Session,
     forced: Option<Dialect>,
@@ -80,52 +87,36 @@ pub fn run(
         dialect: forced,
         queue: VecDeque::new(),
         eof: false,
+        idle_since: Instant::now(),
         tx,
-        ugi: ugi::Ugi,
+        ugi: ugi::Ugi::default(),
         gtp: gtp::Gtp::default(),
     };
     let mut io = Io { out, broken: false };
     loop {
-        while !lp.session.searching() {
-            let Some(line) = lp.queue.pop_front() else {
-                break;
-            };
-            if lp.line(&mut io, line) == Flow::Quit {
-                return lp.finish();
-            }
-            if lp.eof {
-                // Input has ended: searches still queued behind it answer at once.
-                lp.session.stop_search();
-            }
+        if lp.pump(&mut io) == Flow::Quit {
+            return lp.finish();
         }
-        if io.broken || (lp.eof && !lp.session.searching()) {
+        if io.broken || (lp.eof && lp.queue.is_empty() && !lp.session.searching()) {
             return lp.finish();
         }
         let Ok(event) = rx.recv() else {
             return lp.finish();
         };
         match event {
-            Event::Eof => {
-                lp.eof = true;
-                lp.session.stop_search();
-            }
-            Event::Line(line) if lp.session.searching() => lp.line_while_searching(&mut io, line),
-            Event::Line(line) => {
-                if lp.line(&mut io, line) == Flow::Quit {
-                    return lp.finish();
-                }
-            }
+            Event::Eof => lp.eof = true,
+            Event::Line(at, line) => lp.queue.push_back((at, line)),
             Event::Search(SearchEvent::Info(info)) => {
                 if lp.dialect == Some(Dialect::Ugi) {
                     lp.ugi.info(&mut io, &info);
                 }
             }
             Event::Search(SearchEvent::PerftDone(count)) => {
-                lp.session.search_finished();
+                lp.search_finished();
                 lp.gtp.perft_done(&mut io, &count);
             }
             Event::Search(SearchEvent::Done(report)) => {
-                lp.session.search_finished();
+                lp.search_finished();
                 match lp.dialect {
                     Some(Dialect::Ugi) => lp.ugi.done(&mut io, &report),
                     _ => lp.gtp.done(&mut io, &mut lp.session, &report),
@@ -135,12 +126,16 @@ pub fn run(
     }
 }
 
+type Input = (Instant, Result<String, LineError>);
+
 struct Loop {
     session: Session,
     dialect: Option<Dialect>,
-    /// Lines held back while a search runs (processed in order once it ends).
-    queue: VecDeque<Result<String, LineError>>,
+    /// Lines read and not yet carried out, with the moment each was read.
+    queue: VecDeque<Input>,
     eof: bool,
+    /// When the last search or perft ended: a line read while it ran starts then.
+    idle_since: Instant,
     tx: Sender<Event>,
     ugi: ugi::Ugi,
     gtp: gtp::Gtp,
@@ -154,6 +149,71 @@ impl Loop {
                 let _ = tx.send(Event::Search(e));
             }
         })
+    }
+
+    fn search_finished(&mut self) {
+        self.session.search_finished();
+        self.idle_since = Instant::now();
+    }
+
+    /// Carries out queued lines until one has to wait for the running search (or none is left).
+    fn pump(&mut self, io: &mut Io) -> Flow {
+        loop {
+            if self.session.searching() {
+                self.while_searching(io);
+                return Flow::Continue;
+            }
+            let Some((read_at, line)) = self.queue.pop_front() else {
+                return Flow::Continue;
+            };
+            // A move time runs from when its line was read, or from when the line before it
+            // let it start (a line read ahead waits its turn, it does not lose its time).
+            self.session.begin_command(read_at.max(self.idle_since));
+            if self.line(io, line) == Flow::Quit {
+                return Flow::Quit;
+            }
+        }
+    }
+
+    /// The queue's front while a search runs: UGI's immediate commands act now; anything else
+    /// waits for the search to end. A search without limits gives way to a command waiting
+    /// behind it, and to the end of input.
+    fn while_searching(&mut self, io: &mut Io) {
+        loop {
+            let Some((_, line)) = self.queue.front() else {
+                if self.eof {
+                    self.stop_unbounded();
+                }
+                return;
+            };
+            if self.dialect != Some(Dialect::Ugi) {
+                // GTP is strictly sequential, `quit` included.
+                return;
+            }
+            match ugi::Ugi::during_search(io, &self.session, line) {
+                ugi::Turn::Done => {
+                    self.queue.pop_front();
+                }
+                ugi::Turn::Quit => {
+                    // The search's `bestmove` comes first; `quit` stays queued and ends the
+                    // engine once it has.
+                    self.session.stop_search();
+                    return;
+                }
+                ugi::Turn::Wait { command } => {
+                    if command {
+                        self.stop_unbounded();
+                    }
+                    return;
+                }
+            }
+        }
+    }
+
+    fn stop_unbounded(&self) {
+        if self.session.searching_unbounded() {
+            self.session.stop_search();
+        }
     }
 
     fn line(&mut self, io: &mut Io, line: Result<String, LineError>) -> Flow {
@@ -180,24 +240,6 @@ impl Loop {
         match dialect {
             Dialect::Gtp => self.gtp.line(io, &mut self.session, line, sink),
             Dialect::Ugi => self.ugi.line(io, &mut self.session, line, sink),
-        }
-    }
-
-    fn line_while_searching(&mut self, io: &mut Io, line: Result<String, LineError>) {
-        match self.dialect {
-            Some(Dialect::Ugi) => {
-                if let Some(l) = ugi::Ugi::during_search(io, &self.session, line) {
-                    self.queue.push_back(l);
-                }
-            }
-            // GTP is strictly sequential: later commands wait for the genmove or perft answer.
-            // Only `quit` cuts it short: the answer comes at once, then the engine exits.
-            _ => {
-                if line.as_ref().is_ok_and(|l| gtp::is_quit(l)) {
-                    self.session.stop_search();
-                }
-                self.queue.push_back(line)
-            }
         }
     }
 

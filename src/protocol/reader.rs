@@ -5,6 +5,7 @@
 use std::io::{BufRead, BufReader, Read};
 use std::sync::mpsc::Sender;
 use std::thread;
+use std::time::Instant;
 
 use super::Event;
 
@@ -48,7 +49,8 @@ pub fn decode(bytes: &[u8]) -> Result<String, LineError> {
 }
 
 /// Reads lines until end of input, then sends `Event::Eof`. Stops quietly when the session has
-/// gone (its receiver dropped).
+/// gone (its receiver dropped). Each line is stamped with the moment its end was read: a move
+/// time is measured from then.
 pub fn spawn(input: impl Read + Send + 'static, tx: Sender<Event>) -> thread::JoinHandle<()> {
     thread::Builder::new()
         .name("stdin-reader".into())
@@ -105,7 +107,7 @@ fn emit(tx: &Sender<Event>, line: &mut Vec<u8>, dropped: &mut usize) -> bool {
     };
     line.clear();
     *dropped = 0;
-    tx.send(Event::Line(item)).is_ok()
+    tx.send(Event::Line(Instant::now(), item)).is_ok()
 }
 
 #[cfg(test)]
@@ -113,12 +115,18 @@ mod tests {
     use super::*;
     use std::sync::mpsc::channel;
 
-    fn lines(input: Vec<u8>) -> Vec<Event> {
+    /// The lines read, without their time stamps; `None` for the end of input.
+    fn lines(input: Vec<u8>) -> Vec<Option<Result<String, LineError>>> {
         let (tx, rx) = channel();
         spawn(std::io::Cursor::new(input), tx)
             .join()
             .expect("reader");
-        rx.into_iter().collect()
+        rx.into_iter()
+            .map(|e| match e {
+                Event::Line(_, l) => Some(l),
+                _ => None,
+            })
+            .collect()
     }
 
     #[test]
@@ -127,10 +135,10 @@ mod tests {
         assert_eq!(
             ev,
             vec![
-                Event::Line(Ok("name".into())),
-                Event::Line(Ok("play  c3-d4".into())),
-                Event::Line(Ok("last".into())),
-                Event::Eof
+                Some(Ok("name".into())),
+                Some(Ok("play  c3-d4".into())),
+                Some(Ok("last".into())),
+                None
             ]
         );
     }
@@ -141,9 +149,9 @@ mod tests {
         input.extend(std::iter::repeat_n(b'a', MAX_LINE + 10));
         input.extend_from_slice(b"\nname\n");
         let ev = lines(input);
-        assert_eq!(ev[0], Event::Line(Err(LineError::InvalidUtf8)));
-        assert_eq!(ev[1], Event::Line(Err(LineError::TooLong(MAX_LINE + 10))));
-        assert_eq!(ev[2], Event::Line(Ok("name".into())));
-        assert_eq!(ev[3], Event::Eof);
+        assert_eq!(ev[0], Some(Err(LineError::InvalidUtf8)));
+        assert_eq!(ev[1], Some(Err(LineError::TooLong(MAX_LINE + 10))));
+        assert_eq!(ev[2], Some(Ok("name".into())));
+        assert_eq!(ev[3], None);
     }
 }

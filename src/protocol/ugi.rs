@@ -12,7 +12,22 @@ use crate::search::{Clock, Limits};
 use crate::session::{SearchEvent, Session, MAX_HASH_MIB, MAX_THREADS};
 
 #[derive(Default)]
-pub struct Ugi;
+pub struct Ugi {
+    /// Set when a `position` was refused (why): until a valid one arrives there is no position
+    /// to search or query, rather than the previous one silently kept in play.
+    no_position: Option<String>,
+}
+
+/// What becomes of a line read while a search runs.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Turn {
+    /// Carried out at once (`isready`, `stop`, ...).
+    Done,
+    /// `quit`: the search is stopped, its `bestmove` printed, then the engine exits.
+    Quit,
+    /// Waits for the search to end; `command` is false for a line that will only get an error.
+    Wait { command: bool },
+}
 
 fn error(io: &mut Io, why: &str) {
     io.send(&format!("info string error: {why}\n"));
@@ -43,20 +58,29 @@ impl Ugi {
         };
         match cmd {
             Cmd::Hello(word) => hello(io, session, &word),
-            Cmd::IsReady => io.send("readyok\n"),
+            Cmd::IsReady => {
+                // The GUI's cue for slow set-up, so that no search pays for it.
+                session.prepare();
+                io.send("readyok\n");
+            }
             Cmd::SetOption { name, value } => {
                 if let Err(e) = session.set_option(&name, &value) {
                     error(io, &e);
                 }
             }
             Cmd::NewGame => session.new_game(),
-            Cmd::Position { fen, moves } => {
-                if let Err(e) = session.setup(fen.as_deref(), &moves) {
+            Cmd::Position { fen, moves } => match session.setup(fen.as_deref(), &moves) {
+                Ok(()) => self.no_position = None,
+                Err(e) => {
                     error(io, &e.to_string());
+                    self.no_position = Some(e.to_string());
                 }
-            }
+            },
             Cmd::Go(go) => {
-                if session.result().is_some() {
+                if let Some(why) = &self.no_position {
+                    error(io, &format!("no position ({why})"));
+                    io.send("bestmove (none)\n");
+                } else if session.result().is_some() {
                     io.send("bestmove (none)\n");
                 } else if let Err(e) = session.start_search(limits(session, &go), sink) {
                     error(io, &format!("cannot start search: {e}"));
@@ -64,36 +88,30 @@ impl Ugi {
                 }
             }
             Cmd::Stop | Cmd::PonderHit | Cmd::Debug => {}
-            Cmd::Query(q) => query(io, session, &q),
+            Cmd::Query(q) => query(io, session, self.no_position.as_deref(), &q),
             Cmd::Quit => return Flow::Quit,
         }
         Flow::Continue
     }
 
-    /// A line that arrives during a search: answered at once (`isready`), acted on (`stop`),
-    /// or handed back to run after the search, which it then stops (everything else; a GUI that
-    /// sends `position` or `go` mid-search wants the old search gone, not a hang).
-    pub fn during_search(
-        io: &mut Io,
-        session: &Session,
-        line: Result<String, LineError>,
-    ) -> Option<Result<String, LineError>> {
+    /// The next line, read while a search runs and every line before it has started:
+    /// answered at once (`isready`), acted on (`stop`, `quit`), or left to wait for the search.
+    pub fn during_search(io: &mut Io, session: &Session, line: &Result<String, LineError>) -> Turn {
         let cmd = line.as_ref().ok().map(|l| parse::ugi_line(l));
         match cmd {
             Some(Ok(Cmd::IsReady)) => {
                 io.send("readyok\n");
-                None
+                Turn::Done
             }
             Some(Ok(Cmd::Stop)) => {
                 session.stop_search();
-                None
+                Turn::Done
             }
-            Some(Ok(Cmd::PonderHit)) | Some(Ok(Cmd::Debug)) => None,
-            Some(Err(_)) if line.as_ref().is_ok_and(|l| l.is_empty()) => None,
-            _ => {
-                session.stop_search();
-                Some(line)
-            }
+            Some(Ok(Cmd::Quit)) => Turn::Quit,
+            Some(Ok(Cmd::PonderHit)) | Some(Ok(Cmd::Debug)) => Turn::Done,
+            Some(Err(_)) if line.as_ref().is_ok_and(|l| l.is_empty()) => Turn::Done,
+            Some(Ok(_)) => Turn::Wait { command: true },
+            _ => Turn::Wait { command: false },
         }
     }
 
@@ -183,11 +201,18 @@ fn limits(session: &Session, go: &Go) -> Limits {
     limits
 }
 
-fn query(io: &mut Io, session: &Session, q: &str) {
-    let answer = match q {
-        "gameover" => session.result().is_some().to_string(),
-        "p1turn" => (session.game().side_to_move() == Side::P1).to_string(),
-        "result" => match session.result().map(|t| t.outcome) {
+fn query(io: &mut Io, session: &Session, no_position: Option<&str>, q: &str) {
+    let answer = match (q, no_position) {
+        // Without a position there is no game to go on with, and no result.
+        ("gameover", Some(_)) => "true".into(),
+        ("result", Some(_)) => "none".into(),
+        ("p1turn", Some(why)) => {
+            error(io, &format!("no position ({why})"));
+            return;
+        }
+        ("gameover", None) => session.result().is_some().to_string(),
+        ("p1turn", None) => (session.game().side_to_move() == Side::P1).to_string(),
+        ("result", None) => match session.result().map(|t| t.outcome) {
             None => "none".into(),
             Some(Outcome::Draw) => "draw".into(),
             Some(Outcome::Win(Side::P1)) => "p1win".into(),

@@ -29,6 +29,8 @@ const SLOW_NODE: Duration = Duration::from_micros(5);
 pub struct Params {
     pub limits: Limits,
     pub move_overhead_ms: u64,
+    /// When the move time started (the `go` or `genmove` was read); `None`: now.
+    pub started: Option<Instant>,
 }
 
 /// Progress reported after each completed iteration.
@@ -362,7 +364,7 @@ pub fn search<G: Game>(
     params: &Params,
     mut on_info: impl FnMut(&Info<G::Move>),
 ) -> SearchResult<G::Move> {
-    let start = Instant::now();
+    let start = params.started.unwrap_or_else(Instant::now);
     let deadlines = params.limits.deadlines(start, params.move_overhead_ms);
     let rules = game.draw_rules();
     tt.new_search();

@@ -1,5 +1,6 @@
 //! How long one search may run: soft deadline (no new iteration after it) and hard deadline
-//! (abort mid-iteration). The hard deadline always leaves `move_overhead` on the clock.
+//! (abort mid-iteration). The hard deadline always leaves `move_overhead` on the clock; a fixed
+//! move time keeps only a small margin, the smaller of `move_overhead` and a tenth of it.
 
 use std::time::{Duration, Instant};
 
@@ -42,7 +43,9 @@ impl Limits {
         let mut soft_ms: Option<u64> = None;
         let mut hard_ms: Option<u64> = None;
         if let Some(mt) = self.movetime {
-            let t = mt.saturating_sub(overhead_ms).max(1);
+            // The overhead guards a clock against the whole game's lag; a fixed move time only
+            // needs room to send the move, and is mostly thinking time.
+            let t = mt.saturating_sub(overhead_ms.min(mt / 10)).max(1);
             soft_ms = Some(t);
             hard_ms = Some(t);
         }
@@ -96,14 +99,25 @@ mod tests {
     }
 
     #[test]
-    fn movetime_keeps_the_overhead() {
+    fn movetime_keeps_a_small_margin() {
         let start = Instant::now();
-        let limits = Limits {
-            movetime: Some(100),
-            ..Limits::default()
+        let hard = |movetime, overhead| {
+            Limits {
+                movetime: Some(movetime),
+                ..Limits::default()
+            }
+            .deadlines(start, overhead)
+            .hard
+            .map(|h| h - start)
         };
-        let d = limits.deadlines(start, 30);
-        assert_eq!(d.hard.map(|h| h - start), Some(Duration::from_millis(70)));
+        let ms = |n| Some(Duration::from_millis(n));
+        // A tenth of the move time when the overhead is larger...
+        assert_eq!(hard(100, 50), ms(90));
+        assert_eq!(hard(50, 50), ms(45));
+        // ...else the overhead.
+        assert_eq!(hard(1000, 30), ms(970));
+        assert_eq!(hard(5, 50), ms(5));
+        assert_eq!(hard(1, 0), ms(1));
     }
 
     #[test]

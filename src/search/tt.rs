@@ -18,8 +18,9 @@ pub struct Entry<M: Copy> {
 }
 
 pub struct Table<M: Copy> {
-    /// Allocated by the first search: games are created (and option names looked up) far more
-    /// often than they are searched.
+    /// Allocated by [`Table::allocate`] (the session calls it at start-up, when the size is set
+    /// and at `isready`) or else by the first search: games are created (and option names looked
+    /// up) far more often than they are searched.
     slots: Vec<Option<Entry<M>>>,
     capacity: usize,
     age: u8,
@@ -56,11 +57,20 @@ impl<M: Copy> Table<M> {
         self.age = 0;
     }
 
-    /// Called once per search so entries from earlier searches give way first.
-    pub fn new_search(&mut self) {
+    /// Allocates the slots, all empty, unless they are already.
+    pub fn allocate(&mut self) {
         if self.slots.is_empty() {
             self.slots = vec![None; self.capacity];
         }
+    }
+
+    pub fn is_allocated(&self) -> bool {
+        !self.slots.is_empty()
+    }
+
+    /// Called once per search so entries from earlier searches give way first.
+    pub fn new_search(&mut self) {
+        self.allocate();
         self.age = self.age.wrapping_add(1);
     }
 

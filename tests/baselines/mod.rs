@@ -86,7 +86,7 @@ pub fn movetime(ms: u64) -> Limits {
 pub fn engine_move(g: &dyn AnyGame, limits: Limits) -> String {
     let params = Params {
         limits,
-        move_overhead_ms: 0,
+        ..Params::default()
     };
     let job = g.search_job(params, Arc::new(AtomicBool::new(false)), Box::new(|_| {}));
     job().best.expect("a move in a running game")

@@ -100,6 +100,15 @@ impl Engine {
         }
     }
 
+    /// Every line up to the end of the output (the engine exiting), with a timeout per line.
+    pub fn rest(&mut self) -> Vec<String> {
+        let mut out = Vec::new();
+        while let Some(l) = self.line_within(TIMEOUT) {
+            out.push(l);
+        }
+        out
+    }
+
     pub fn close_stdin(&mut self) {
         self.stdin = None;
     }

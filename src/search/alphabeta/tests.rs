@@ -81,7 +81,7 @@ fn run(stones: u32, limits: Limits) -> SearchResult<u32> {
     let stop = AtomicBool::new(false);
     let params = Params {
         limits,
-        move_overhead_ms: 0,
+        ..Params::default()
     };
     search(
         &game,
