@@ -148,8 +148,8 @@ impl Session {
     }
 
     /// Allocates (zeroed) the current game's hash table if it is not yet, so that no search
-    /// pays for it on its clock. Called at start-up and by `isready`; `hash` and `set_game`
-    /// allocate at once once this has been called.
+    /// pays for it on its clock. Called at start-up and by `isready`; from then on a new table
+    /// (`hash`, `set_game`) is allocated as soon as it is made.
     pub fn prepare(&mut self) {
         self.game.prepare_hash();
     }
@@ -450,8 +450,6 @@ impl Session {
             limits.nodes = Some(limits.nodes.map_or(cap.nodes, |n| n.min(cap.nodes)));
             limits.infinite = false;
         }
-        // Never on the clock of the search, should nothing have prepared it.
-        self.game.prepare_hash();
         let stop = self.new_stop_flag()?;
         let params = Params {
             limits,
