@@ -6,7 +6,7 @@
 //! move, per gap). Men removed by earlier jumps are ignored; the exact "score now" solver in
 //! `tactics.rs` covers the cases where that matters.
 
-use super::board::{row, Bits, N, NONE, PLACEABLE, STEP};
+use super::board::{row, shift_to, Bits, N, NONE, PLACEABLE, STEP};
 use super::movegen::scoring_rows;
 use super::position::Pos;
 use crate::games::Side;
@@ -19,7 +19,19 @@ pub const MAX_DIST: usize = 12;
 /// (0 = a chain of jumps over the current men reaches its goal, ignoring removals). One
 /// shortest-path search from the ball serves both sides. When `gaps` is given, it receives the
 /// empty points of one shortest path for each side (where those men would go).
-pub fn distances(pos: &Pos, mut gaps: Option<&mut Bits>) -> [u32; 2] {
+///
+/// Without `gaps` (the evaluation at every leaf) the costs come from [`distances_by_levels`],
+/// which finds the same numbers several times cheaper; the point-by-point search below keeps the
+/// paths the candidate list needs.
+pub fn distances(pos: &Pos, gaps: Option<&mut Bits>) -> [u32; 2] {
+    match gaps {
+        None => distances_by_levels(pos),
+        Some(g) => distances_with_paths(pos, Some(g)),
+    }
+}
+
+/// The point-by-point search of [`distances`] (a bucket queue over ball points).
+pub(crate) fn distances_with_paths(pos: &Pos, mut gaps: Option<&mut Bits>) -> [u32; 2] {
     let targets = [scoring_rows(Side::P1), scoring_rows(Side::P2)];
     let start = pos.ball as usize;
     let mut found = [None::<(u32, usize)>; 2];
@@ -87,6 +99,84 @@ pub fn distances(pos: &Pos, mut gaps: Option<&mut Bits>) -> [u32; 2] {
         }
     }
     out
+}
+
+/// The costs of [`distances`], a whole cost level at a time on point sets (the board is five
+/// words): all points reached at cost `c` scan each direction together. A scan's future depends
+/// only on its point, direction and gaps used, so merging scans from different origins loses
+/// nothing, and the costs are exactly those of the point-by-point search.
+pub fn distances_by_levels(pos: &Pos) -> [u32; 2] {
+    let targets = [scoring_rows(Side::P1), scoring_rows(Side::P2)];
+    let men = pos.men;
+    let gap = PLACEABLE.andnot(&men);
+    let mut start = Bits::EMPTY;
+    start.set(pos.ball as usize);
+    let mut pending = [Bits::EMPTY; MAX_DIST + 1 + MAX_GAPS];
+    pending[0] = start;
+    let mut settled = Bits::EMPTY;
+    let mut out = [MAX_DIST as u32 + 1; 2];
+    let mut found = [false; 2];
+    for c in 0..=MAX_DIST {
+        let mut frontier = pending[c].andnot(&settled);
+        let mut level = frontier;
+        while !frontier.is_empty() {
+            settled = settled.or(&frontier);
+            let mut land = [Bits::EMPTY; MAX_GAPS + 1];
+            scan_all(&frontier, &men, &gap, &mut land);
+            for g in 1..=MAX_GAPS {
+                pending[c + g] = pending[c + g].or(&land[g]);
+            }
+            // Jumps over men alone cost nothing: they extend this level.
+            frontier = land[0].andnot(&settled);
+            level = level.or(&frontier);
+        }
+        for s in 0..2 {
+            if !found[s] && level.intersects(targets[s]) {
+                found[s] = true;
+                out[s] = c as u32;
+            }
+        }
+        if found[0] && found[1] {
+            break;
+        }
+    }
+    out
+}
+
+/// Landing points of jumps from `from` in all eight directions, by gaps used (see [`scan`]).
+#[inline]
+fn scan_all(from: &Bits, men: &Bits, gap: &Bits, land: &mut [Bits; MAX_GAPS + 1]) {
+    scan::<0>(from, men, gap, land);
+    scan::<1>(from, men, gap, land);
+    scan::<2>(from, men, gap, land);
+    scan::<3>(from, men, gap, land);
+    scan::<4>(from, men, gap, land);
+    scan::<5>(from, men, gap, land);
+    scan::<6>(from, men, gap, land);
+    scan::<7>(from, men, gap, land);
+}
+
+/// Jumps in direction `D` from every point of `from`, as the point-by-point search walks them:
+/// men are passed for free, an empty placeable point is passed as a gap (up to [`MAX_GAPS`]),
+/// and every non-man point after at least one man or gap is a landing, at the gaps so far.
+#[inline(always)]
+fn scan<const D: usize>(from: &Bits, men: &Bits, gap: &Bits, land: &mut [Bits; MAX_GAPS + 1]) {
+    let first = shift_to::<D>(from);
+    // Scan points by gaps used; each has at least one man or gap behind it.
+    let mut at = [Bits::EMPTY; MAX_GAPS + 1];
+    at[0] = shift_to::<D>(&first.and(men));
+    at[1] = shift_to::<D>(&first.and(gap));
+    for g in 0..=MAX_GAPS {
+        let mut x = at[g];
+        while !x.is_empty() {
+            let open = x.andnot(men);
+            land[g] = land[g].or(&open);
+            if g < MAX_GAPS {
+                at[g + 1] = at[g + 1].or(&shift_to::<D>(&open.and(gap)));
+            }
+            x = shift_to::<D>(&x.and(men));
+        }
+    }
 }
 
 /// [`distances`] for one side.

@@ -173,3 +173,20 @@ fn stop_the_threat_suite() {
         );
     }
 }
+
+#[test]
+fn distances_by_levels_match_the_point_by_point_search() {
+    use crate::games::phutball::eval::{distances_by_levels, distances_with_paths, MAX_DIST};
+    let mut rng = SmallRng::seed_from_u64(41);
+    let mut seen = std::collections::BTreeSet::new();
+    for i in 0..3_000 {
+        let density = [0.0, 0.02, 0.06, 0.12, 0.25, 0.45, 0.7][i % 7];
+        let p = random_pos(&mut rng, density);
+        let want = distances_with_paths(&p, None);
+        assert_eq!(distances_by_levels(&p), want, "{}", g().format_position(&p));
+        seen.extend(want);
+    }
+    // Races of every length from 0 to far occur.
+    assert!(seen.contains(&0) && seen.len() >= 8, "{seen:?}");
+    assert!(seen.iter().all(|&d| d <= MAX_DIST as u32 + 1), "{seen:?}");
+}
