@@ -6,7 +6,9 @@
 //! move, per gap). Men removed by earlier jumps are ignored; the exact "score now" solver in
 //! `tactics.rs` covers the cases where that matters.
 
-use super::board::{row, shift_to, Bits, N, NONE, PLACEABLE, STEP};
+use super::board::{row, shift_to, Bits, NONE, PLACEABLE, STEP};
+#[cfg(test)]
+use super::board::N;
 use super::movegen::scoring_rows;
 use super::position::Pos;
 use crate::games::Side;
@@ -19,19 +21,33 @@ pub const MAX_DIST: usize = 12;
 /// (0 = a chain of jumps over the current men reaches its goal, ignoring removals). One
 /// shortest-path search from the ball serves both sides. When `gaps` is given, it receives the
 /// empty points of one shortest path for each side (where those men would go).
-///
-/// Without `gaps` (the evaluation at every leaf) the costs come from [`distances_by_levels`],
-/// which finds the same numbers several times cheaper; the point-by-point search below keeps the
-/// paths the candidate list needs.
 pub fn distances(pos: &Pos, gaps: Option<&mut Bits>) -> [u32; 2] {
     match gaps {
-        None => distances_by_levels(pos),
-        Some(g) => distances_with_paths(pos, Some(g)),
+        None => by_levels(pos, false).0,
+        Some(g) => {
+            let (d, paths) = by_levels(pos, true);
+            *g = g.or(&paths[0]).or(&paths[1]);
+            d
+        }
     }
 }
 
-/// The point-by-point search of [`distances`] (a bucket queue over ball points).
-pub(crate) fn distances_with_paths(pos: &Pos, mut gaps: Option<&mut Bits>) -> [u32; 2] {
+/// The costs of [`distances`] with a point-by-point search (a bucket queue over ball points),
+/// the plain form the set-based search is checked against.
+#[cfg(test)]
+pub(crate) fn distances_point_by_point(pos: &Pos) -> [u32; 2] {
+    let mut gaps = Bits::EMPTY;
+    distances_with_paths(pos, Some(&mut gaps))
+}
+
+/// [`distances`] with each side's path gaps apart (for tests).
+#[cfg(test)]
+pub(crate) fn distances_and_paths(pos: &Pos) -> ([u32; 2], [Bits; 2]) {
+    by_levels(pos, true)
+}
+
+#[cfg(test)]
+fn distances_with_paths(pos: &Pos, mut gaps: Option<&mut Bits>) -> [u32; 2] {
     let targets = [scoring_rows(Side::P1), scoring_rows(Side::P2)];
     let start = pos.ball as usize;
     let mut found = [None::<(u32, usize)>; 2];
@@ -101,11 +117,13 @@ pub(crate) fn distances_with_paths(pos: &Pos, mut gaps: Option<&mut Bits>) -> [u
     out
 }
 
-/// The costs of [`distances`], a whole cost level at a time on point sets (the board is five
+/// The search of [`distances`], a whole cost level at a time on point sets (the board is five
 /// words): all points reached at cost `c` scan each direction together. A scan's future depends
 /// only on its point, direction and gaps used, so merging scans from different origins loses
-/// nothing, and the costs are exactly those of the point-by-point search.
-pub fn distances_by_levels(pos: &Pos) -> [u32; 2] {
+/// nothing: the costs are exactly those of a point-by-point search, at a fraction of its price
+/// (this runs at every leaf). With `paths`, each side's path is traced back through the
+/// recorded frontiers and its gaps returned.
+fn by_levels(pos: &Pos, paths: bool) -> ([u32; 2], [Bits; 2]) {
     let targets = [scoring_rows(Side::P1), scoring_rows(Side::P2)];
     let men = pos.men;
     let gap = PLACEABLE.andnot(&men);
@@ -115,12 +133,17 @@ pub fn distances_by_levels(pos: &Pos) -> [u32; 2] {
     pending[0] = start;
     let mut settled = Bits::EMPTY;
     let mut out = [MAX_DIST as u32 + 1; 2];
-    let mut found = [false; 2];
+    let mut ends = [None::<usize>; 2];
+    // Frontiers in the order found, with their cost (only when tracing paths).
+    let mut layers: Vec<(usize, Bits)> = Vec::new();
     for c in 0..=MAX_DIST {
         let mut frontier = pending[c].andnot(&settled);
         let mut level = frontier;
         while !frontier.is_empty() {
             settled = settled.or(&frontier);
+            if paths {
+                layers.push((c, frontier));
+            }
             let mut land = [Bits::EMPTY; MAX_GAPS + 1];
             scan_all(&frontier, &men, &gap, &mut land);
             for g in 1..=MAX_GAPS {
@@ -131,16 +154,75 @@ pub fn distances_by_levels(pos: &Pos) -> [u32; 2] {
             level = level.or(&frontier);
         }
         for s in 0..2 {
-            if !found[s] && level.intersects(targets[s]) {
-                found[s] = true;
-                out[s] = c as u32;
+            if ends[s].is_none() {
+                if let Some(p) = level.and(targets[s]).iter().next() {
+                    ends[s] = Some(p);
+                    out[s] = c as u32;
+                }
             }
         }
-        if found[0] && found[1] {
+        if ends.iter().all(Option::is_some) {
             break;
         }
     }
-    out
+    let mut gaps = [Bits::EMPTY; 2];
+    if paths {
+        for (g, end) in gaps.iter_mut().zip(ends) {
+            if let Some(end) = end {
+                *g = trace_gaps(pos, &layers, end);
+            }
+        }
+    }
+    (out, gaps)
+}
+
+/// The gaps of one shortest path from the ball to `end`: from each point, a jump back to a point
+/// found earlier whose cost plus the jump's gaps is this point's cost.
+fn trace_gaps(pos: &Pos, layers: &[(usize, Bits)], end: usize) -> Bits {
+    let layer_of = |p: usize| layers.iter().position(|(_, b)| b.get(p));
+    let mut gaps = Bits::EMPTY;
+    let mut t = end;
+    let Some(mut k) = layer_of(t) else {
+        return gaps;
+    };
+    while k > 0 {
+        let cost = layers[k].0;
+        let mut back = None;
+        'dirs: for d in 0..8 {
+            // Walk against direction d: `q` would be the jump's origin, the points passed the
+            // men and gaps it jumps.
+            let step = &STEP[(d + 4) % 8];
+            let mut q = step[t];
+            let (mut passed, mut g, mut seg) = (0, 0, Bits::EMPTY);
+            while q != NONE {
+                let qi = q as usize;
+                if passed > 0 && !pos.men.get(qi) {
+                    if let Some(kb) = layer_of(qi) {
+                        if kb < k && layers[kb].0 + g == cost {
+                            back = Some((qi, kb, seg));
+                            break 'dirs;
+                        }
+                    }
+                }
+                if pos.men.get(qi) {
+                } else if g < MAX_GAPS && PLACEABLE.get(qi) {
+                    g += 1;
+                    seg.set(qi);
+                } else {
+                    break;
+                }
+                passed += 1;
+                q = step[qi];
+            }
+        }
+        let Some((b, kb, seg)) = back else {
+            break;
+        };
+        gaps = gaps.or(&seg);
+        t = b;
+        k = kb;
+    }
+    gaps
 }
 
 /// Landing points of jumps from `from` in all eight directions, by gaps used (see [`scan`]).
@@ -184,6 +266,7 @@ pub fn distance(pos: &Pos, side: Side) -> u32 {
     distances(pos, None)[side.index()]
 }
 
+#[cfg(test)]
 fn collect_gaps(pos: &Pos, start: usize, end: usize, prev: &[(u16, u8); N], gaps: &mut Bits) {
     let mut t = end;
     for _ in 0..N {
