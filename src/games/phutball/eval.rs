@@ -6,9 +6,9 @@
 //! move, per gap). Men removed by earlier jumps are ignored; the exact "score now" solver in
 //! `tactics.rs` covers the cases where that matters.
 
-use super::board::{row, shift_to, Bits, NONE, PLACEABLE, STEP};
 #[cfg(test)]
 use super::board::N;
+use super::board::{row, shift_to, Bits, NONE, PLACEABLE, STEP};
 use super::movegen::scoring_rows;
 use super::position::Pos;
 use crate::games::Side;

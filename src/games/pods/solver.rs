@@ -120,7 +120,7 @@ impl Solver<'_> {
         if self.nodes > self.limit {
             return None;
         }
-        if self.nodes % INTERRUPT_EVERY == 0 && (self.interrupt)() {
+        if self.nodes.is_multiple_of(INTERRUPT_EVERY) && (self.interrupt)() {
             self.interrupted = true;
             return None;
         }

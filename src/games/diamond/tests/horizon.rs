@@ -4,7 +4,7 @@
 use std::sync::atomic::AtomicBool;
 
 use super::*;
-use crate::search::{search, Limits, Params, SearchResult, Table, MATE, MATE_BOUND};
+use crate::search::{search, Limits, Params, SearchResult, Table, MATE};
 
 fn searched(p: &Pos, depth: u32) -> SearchResult<Move> {
     let g = Diamond;
@@ -44,19 +44,22 @@ fn a_threat_at_the_horizon_scores_as_a_mate() {
     // WIN_NEXT, so the loss in two plies is a mate score.
     let r = searched(&p, 1);
     assert_eq!(r.score, -(MATE - 2), "{r:?}");
-    assert!(WIN_NEXT < MATE_BOUND);
 }
 
-/// White to move in the game, four moves before Black's square: lost in twelve plies.
+/// White to move in the game, four moves before Black's square: lost in twelve plies (the
+/// binary's test searches it whole). Six plies on, along the losing line, it is lost in six.
 const LOST_GAME: &str = "2BWWB1/4N1WW/5BWN/1B2N1W1/2BWWNW1/2WB4/2B1NB2/1B5 w 0 0 1";
 
 #[test]
 fn the_lost_game_is_a_mate_score_not_a_static_one() {
-    let p = fen(LOST_GAME);
-    // Depth 11 reaches Black's completed threats at its horizon; before, it scored every line
-    // -WIN_NEXT and could not prefer the longest defence.
-    let r = searched(&p, 11);
-    assert_eq!(r.score, -(MATE - 12), "{r:?}");
-    let shallow = searched(&p, 8);
+    let mut p = fen(LOST_GAME);
+    for m in ["f8-f7*", "b5-b4", "c3-b3", "c4-c3", "d4-c4", "d3-d4*"] {
+        p = play(&p, m);
+    }
+    // Depth 5 reaches Black's completed threats at its horizon; scored statically, every line
+    // was -WIN_NEXT and the search could not prefer the longest defence.
+    let r = searched(&p, 5);
+    assert_eq!(r.score, -(MATE - 6), "{r:?}");
+    let shallow = searched(&p, 2);
     assert!(shallow.score.abs() < WIN_NEXT, "{shallow:?}");
 }
