@@ -230,3 +230,41 @@ fn full_match_vs_greedy_100ms() {
     eprintln!("diamond 100 ms vs greedy, 100 games: {s}");
     assert!(s.wins >= 75, "{s}");
 }
+
+/// The score of the last `info` line before `bestmove`, in centipawn units, a mate as its
+/// distance from `MATE` (30000): either way the protocol prints it, a loss in one is the same.
+fn ugi_score(lines: &[String]) -> i32 {
+    let info = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .unwrap_or_else(|| panic!("no info line: {lines:?}"));
+    let w: Vec<&str> = info.split_whitespace().collect();
+    let at = w.iter().position(|&t| t == "score").expect("score");
+    let n: i32 = w[at + 2].parse().expect("score value");
+    match w[at + 1] {
+        "cp" => n,
+        "mate" if n < 0 => -(30_000 - (2 * -n)),
+        "mate" => 30_000 - (2 * n - 1),
+        other => panic!("score {other} in {info}"),
+    }
+}
+
+/// White to place; Black has two three-corner squares (open at b2 and d2). A depth-1 search
+/// reports the loss as a mate two plies away, not as the static "square next move" value.
+#[test]
+fn a_square_completed_at_the_horizon_is_reported_as_a_mate() {
+    let mut e = Engine::start(&["--game", "diamond"]);
+    e.send("ugi");
+    e.until("ugiok");
+    e.send("position fen 1W4B/W7/4W2W/8/6W1/W7/2B1B3/1BBBB2 w 5 6 0");
+    e.send("go depth 1");
+    let lines = e.until("bestmove");
+    assert_eq!(ugi_score(&lines), -(30_000 - 2), "{lines:?}");
+    // The lost game's position: lost in twelve plies, seen at depth 11.
+    e.send("position fen 2BWWB1/4N1WW/5BWN/1B2N1W1/2BWWNW1/2WB4/2B1NB2/1B5 w 0 0 1");
+    e.send("go depth 11");
+    let lines = e.until("bestmove");
+    assert_eq!(ugi_score(&lines), -(30_000 - 12), "{lines:?}");
+    e.send("quit");
+}

@@ -180,6 +180,16 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn root_moves(&self, pos: &Self::Pos, out: &mut Vec<Self::Move>) {
         self.legal_moves(pos, out)
     }
+    /// [`Game::root_moves`] for a search on the clock: a game whose root work can be long (the
+    /// Pods solver) stops it once `interrupt` returns true and gives a plain move list.
+    fn root_moves_until(
+        &self,
+        pos: &Self::Pos,
+        out: &mut Vec<Self::Move>,
+        _interrupt: &dyn Fn() -> bool,
+    ) {
+        self.root_moves(pos, out)
+    }
 
     /// Leaf count `depth` plies ahead; finished positions (by [`Game::terminal`]) count 0 beyond
     /// themselves; history-dependent draws are ignored. Games override it for speed.

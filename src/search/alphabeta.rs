@@ -390,7 +390,14 @@ pub fn search<G: Game>(
         buffers: vec![Vec::new(); MAX_PLY],
         scored: vec![Vec::new(); MAX_PLY],
     };
-    game.root_moves(pos, &mut s.root);
+    // Root work of the game (a solver) may take at most half the time before the soft deadline,
+    // so that at least the first iteration is searched; the stop flag interrupts it too.
+    let root_deadline = deadlines.soft.map(|soft| start + (soft - start) / 2);
+    let interrupt =
+        || stop.load(Ordering::Relaxed) || root_deadline.is_some_and(|t| Instant::now() >= t);
+    let mut root = Vec::new();
+    game.root_moves_until(pos, &mut root, &interrupt);
+    s.root = root;
     let root = s.root.clone();
     let mut result = SearchResult {
         best: root.first().copied(),

@@ -115,6 +115,14 @@ fn capture_reach(enemy: u64) -> u64 {
     m
 }
 
+/// Whether a position must be searched on when depth runs out: the side to move completes a
+/// square next move. Scoring it statically ([`WIN_NEXT`]) would give a win with no distance, so
+/// the search could neither tell a loss in 3 plies from one in 11 nor prefer the longest
+/// defence; searching the completing move gives it a true mate score.
+pub fn is_forcing(pos: &Pos) -> bool {
+    side_view(pos, pos.stm).threats != 0
+}
+
 pub fn evaluate(pos: &Pos) -> i32 {
     let s = pos.stm;
     let me = side_view(pos, s);

@@ -85,6 +85,9 @@ impl Game for Diamond {
     fn order_hint(&self, pos: &Pos, mv: Move) -> i32 {
         eval::order_hint(pos, mv)
     }
+    fn is_forcing(&self, pos: &Pos) -> bool {
+        eval::is_forcing(pos)
+    }
     fn perft(&self, pos: &Pos, depth: u32) -> u64 {
         playout::perft(pos, depth)
     }

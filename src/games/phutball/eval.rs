@@ -6,7 +6,9 @@
 //! move, per gap). Men removed by earlier jumps are ignored; the exact "score now" solver in
 //! `tactics.rs` covers the cases where that matters.
 
-use super::board::{row, Bits, N, NONE, PLACEABLE, STEP};
+#[cfg(test)]
+use super::board::N;
+use super::board::{row, shift_to, Bits, NONE, PLACEABLE, STEP};
 use super::movegen::scoring_rows;
 use super::position::Pos;
 use crate::games::Side;
@@ -19,7 +21,33 @@ pub const MAX_DIST: usize = 12;
 /// (0 = a chain of jumps over the current men reaches its goal, ignoring removals). One
 /// shortest-path search from the ball serves both sides. When `gaps` is given, it receives the
 /// empty points of one shortest path for each side (where those men would go).
-pub fn distances(pos: &Pos, mut gaps: Option<&mut Bits>) -> [u32; 2] {
+pub fn distances(pos: &Pos, gaps: Option<&mut Bits>) -> [u32; 2] {
+    match gaps {
+        None => by_levels(pos, false).0,
+        Some(g) => {
+            let (d, paths) = by_levels(pos, true);
+            *g = g.or(&paths[0]).or(&paths[1]);
+            d
+        }
+    }
+}
+
+/// The costs of [`distances`] with a point-by-point search (a bucket queue over ball points),
+/// the plain form the set-based search is checked against.
+#[cfg(test)]
+pub(crate) fn distances_point_by_point(pos: &Pos) -> [u32; 2] {
+    let mut gaps = Bits::EMPTY;
+    distances_with_paths(pos, Some(&mut gaps))
+}
+
+/// [`distances`] with each side's path gaps apart (for tests).
+#[cfg(test)]
+pub(crate) fn distances_and_paths(pos: &Pos) -> ([u32; 2], [Bits; 2]) {
+    by_levels(pos, true)
+}
+
+#[cfg(test)]
+fn distances_with_paths(pos: &Pos, mut gaps: Option<&mut Bits>) -> [u32; 2] {
     let targets = [scoring_rows(Side::P1), scoring_rows(Side::P2)];
     let start = pos.ball as usize;
     let mut found = [None::<(u32, usize)>; 2];
@@ -89,11 +117,156 @@ pub fn distances(pos: &Pos, mut gaps: Option<&mut Bits>) -> [u32; 2] {
     out
 }
 
+/// The search of [`distances`], a whole cost level at a time on point sets (the board is five
+/// words): all points reached at cost `c` scan each direction together. A scan's future depends
+/// only on its point, direction and gaps used, so merging scans from different origins loses
+/// nothing: the costs are exactly those of a point-by-point search, at a fraction of its price
+/// (this runs at every leaf). With `paths`, each side's path is traced back through the
+/// recorded frontiers and its gaps returned.
+fn by_levels(pos: &Pos, paths: bool) -> ([u32; 2], [Bits; 2]) {
+    let targets = [scoring_rows(Side::P1), scoring_rows(Side::P2)];
+    let men = pos.men;
+    let gap = PLACEABLE.andnot(&men);
+    let mut start = Bits::EMPTY;
+    start.set(pos.ball as usize);
+    let mut pending = [Bits::EMPTY; MAX_DIST + 1 + MAX_GAPS];
+    pending[0] = start;
+    let mut settled = Bits::EMPTY;
+    let mut out = [MAX_DIST as u32 + 1; 2];
+    let mut ends = [None::<usize>; 2];
+    // Frontiers in the order found, with their cost (only when tracing paths).
+    let mut layers: Vec<(usize, Bits)> = Vec::new();
+    for c in 0..=MAX_DIST {
+        let mut frontier = pending[c].andnot(&settled);
+        let mut level = frontier;
+        while !frontier.is_empty() {
+            settled = settled.or(&frontier);
+            if paths {
+                layers.push((c, frontier));
+            }
+            let mut land = [Bits::EMPTY; MAX_GAPS + 1];
+            scan_all(&frontier, &men, &gap, &mut land);
+            for g in 1..=MAX_GAPS {
+                pending[c + g] = pending[c + g].or(&land[g]);
+            }
+            // Jumps over men alone cost nothing: they extend this level.
+            frontier = land[0].andnot(&settled);
+            level = level.or(&frontier);
+        }
+        for s in 0..2 {
+            if ends[s].is_none() {
+                if let Some(p) = level.and(targets[s]).iter().next() {
+                    ends[s] = Some(p);
+                    out[s] = c as u32;
+                }
+            }
+        }
+        if ends.iter().all(Option::is_some) {
+            break;
+        }
+    }
+    let mut gaps = [Bits::EMPTY; 2];
+    if paths {
+        for (g, end) in gaps.iter_mut().zip(ends) {
+            if let Some(end) = end {
+                *g = trace_gaps(pos, &layers, end);
+            }
+        }
+    }
+    (out, gaps)
+}
+
+/// The gaps of one shortest path from the ball to `end`: from each point, a jump back to a point
+/// found earlier whose cost plus the jump's gaps is this point's cost.
+fn trace_gaps(pos: &Pos, layers: &[(usize, Bits)], end: usize) -> Bits {
+    let layer_of = |p: usize| layers.iter().position(|(_, b)| b.get(p));
+    let mut gaps = Bits::EMPTY;
+    let mut t = end;
+    let Some(mut k) = layer_of(t) else {
+        return gaps;
+    };
+    while k > 0 {
+        let cost = layers[k].0;
+        let mut back = None;
+        'dirs: for d in 0..8 {
+            // Walk against direction d: `q` would be the jump's origin, the points passed the
+            // men and gaps it jumps.
+            let step = &STEP[(d + 4) % 8];
+            let mut q = step[t];
+            let (mut passed, mut g, mut seg) = (0, 0, Bits::EMPTY);
+            while q != NONE {
+                let qi = q as usize;
+                if passed > 0 && !pos.men.get(qi) {
+                    if let Some(kb) = layer_of(qi) {
+                        if kb < k && layers[kb].0 + g == cost {
+                            back = Some((qi, kb, seg));
+                            break 'dirs;
+                        }
+                    }
+                }
+                if pos.men.get(qi) {
+                } else if g < MAX_GAPS && PLACEABLE.get(qi) {
+                    g += 1;
+                    seg.set(qi);
+                } else {
+                    break;
+                }
+                passed += 1;
+                q = step[qi];
+            }
+        }
+        let Some((b, kb, seg)) = back else {
+            break;
+        };
+        gaps = gaps.or(&seg);
+        t = b;
+        k = kb;
+    }
+    gaps
+}
+
+/// Landing points of jumps from `from` in all eight directions, by gaps used (see [`scan`]).
+#[inline]
+fn scan_all(from: &Bits, men: &Bits, gap: &Bits, land: &mut [Bits; MAX_GAPS + 1]) {
+    scan::<0>(from, men, gap, land);
+    scan::<1>(from, men, gap, land);
+    scan::<2>(from, men, gap, land);
+    scan::<3>(from, men, gap, land);
+    scan::<4>(from, men, gap, land);
+    scan::<5>(from, men, gap, land);
+    scan::<6>(from, men, gap, land);
+    scan::<7>(from, men, gap, land);
+}
+
+/// Jumps in direction `D` from every point of `from`, as the point-by-point search walks them:
+/// men are passed for free, an empty placeable point is passed as a gap (up to [`MAX_GAPS`]),
+/// and every non-man point after at least one man or gap is a landing, at the gaps so far.
+#[inline(always)]
+fn scan<const D: usize>(from: &Bits, men: &Bits, gap: &Bits, land: &mut [Bits; MAX_GAPS + 1]) {
+    let first = shift_to::<D>(from);
+    // Scan points by gaps used; each has at least one man or gap behind it.
+    let mut at = [Bits::EMPTY; MAX_GAPS + 1];
+    at[0] = shift_to::<D>(&first.and(men));
+    at[1] = shift_to::<D>(&first.and(gap));
+    for g in 0..=MAX_GAPS {
+        let mut x = at[g];
+        while !x.is_empty() {
+            let open = x.andnot(men);
+            land[g] = land[g].or(&open);
+            if g < MAX_GAPS {
+                at[g + 1] = at[g + 1].or(&shift_to::<D>(&open.and(gap)));
+            }
+            x = shift_to::<D>(&x.and(men));
+        }
+    }
+}
+
 /// [`distances`] for one side.
 pub fn distance(pos: &Pos, side: Side) -> u32 {
     distances(pos, None)[side.index()]
 }
 
+#[cfg(test)]
 fn collect_gaps(pos: &Pos, start: usize, end: usize, prev: &[(u16, u8); N], gaps: &mut Bits) {
     let mut t = end;
     for _ in 0..N {

@@ -203,9 +203,12 @@ impl Game for Pods {
         eval::order_hint(&self.tables, pos, mv, self.advanced)
     }
     fn root_moves(&self, pos: &Pos, out: &mut Vec<PodsMove>) {
+        self.root_moves_until(pos, out, &|| false);
+    }
+    fn root_moves_until(&self, pos: &Pos, out: &mut Vec<PodsMove>, interrupt: &dyn Fn() -> bool) {
         self.legal_moves(pos, out);
         if !self.advanced {
-            solver::restrict_root(self, pos, out);
+            solver::restrict_root(self, pos, out, interrupt);
         }
     }
 

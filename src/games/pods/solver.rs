@@ -1,19 +1,33 @@
 //! Exact solver for standard Pods: the game always ends (every move fills a point) and has no
 //! draws, so a win/loss negamax with a transposition table proves the endgame. The search uses
-//! it through `root_moves`: when the root is proven won, only the winning move is offered.
+//! it through `root_moves`: when the root is proven won, only the winning move is offered. The
+//! search's own call gives it a way to ask for the clock, so a root proof never overruns a move's
+//! time.
 
 use super::board::Tables;
 use super::movegen::PodsMove;
 use super::position::Pos;
 use super::Pods;
 
-/// Nodes the root solver may spend per position by default (about a tenth of a second; the
-/// search's clock keeps running meanwhile). Option `pods_solver_nodes` changes it.
+/// Nodes the root solver may spend per position by default (about a tenth of a second on an idle
+/// machine; the search's clock stops it sooner). Option `pods_solver_nodes` changes it.
 pub const ROOT_NODE_LIMIT: u64 = 100_000;
 /// The root solver is tried only when both sides together have at most this many points left
 /// to place on (about a dozen plies before the end); earlier it would only burn its budget.
 const ROOT_GATE_POINTS: u32 = 20;
 const CACHE_SIZE: usize = 64;
+/// The interrupt is asked once per this many solver nodes (a node costs about a microsecond).
+const INTERRUPT_EVERY: u64 = 64;
+
+/// How a bounded solve ended.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Verdict {
+    Solved(Solution),
+    /// The node budget ran out: more of the same budget would not help.
+    OutOfNodes,
+    /// The caller's interrupt (the search's clock or stop flag) said stop.
+    Interrupted,
+}
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Solution {
@@ -48,6 +62,8 @@ const EMPTY: u64 = 0;
 
 struct Solver<'a> {
     t: &'a Tables,
+    interrupt: &'a dyn Fn() -> bool,
+    interrupted: bool,
     /// Hash with its two low bits replaced by "used" (bit 1) and the verdict (bit 0), so an
     /// all-zero slot is empty.
     tt: Vec<u64>,
@@ -102,6 +118,10 @@ impl Solver<'_> {
         }
         self.nodes += 1;
         if self.nodes > self.limit {
+            return None;
+        }
+        if self.nodes.is_multiple_of(INTERRUPT_EVERY) && (self.interrupt)() {
+            self.interrupted = true;
             return None;
         }
         let me = usize::from(pos.side);
@@ -161,6 +181,20 @@ impl Pods {
 
 /// [`Pods::solve`] on the tables alone (the evaluation uses it too).
 pub fn solve_standard(t: &Tables, pos: &Pos, node_limit: u64) -> Option<Solution> {
+    match solve_until(t, pos, node_limit, &|| false) {
+        Verdict::Solved(s) => Some(s),
+        _ => None,
+    }
+}
+
+/// [`solve_standard`] that also gives up as soon as `interrupt` returns true (asked every
+/// [`INTERRUPT_EVERY`] nodes).
+pub fn solve_until(
+    t: &Tables,
+    pos: &Pos,
+    node_limit: u64,
+    interrupt: &dyn Fn() -> bool,
+) -> Verdict {
     // Room for every node the budget allows, within 32 MiB.
     let size = node_limit
         .saturating_mul(4)
@@ -168,6 +202,8 @@ pub fn solve_standard(t: &Tables, pos: &Pos, node_limit: u64) -> Option<Solution
         .next_power_of_two() as usize;
     let mut s = Solver {
         t,
+        interrupt,
+        interrupted: false,
         tt: vec![EMPTY; size],
         mask: size - 1,
         nodes: 0,
@@ -175,12 +211,15 @@ pub fn solve_standard(t: &Tables, pos: &Pos, node_limit: u64) -> Option<Solution
         killers: [None; MAX_PLIES],
     };
     let mut best = None;
-    let win = s.solve(pos, 0, Some(&mut best))?;
-    Some(Solution {
-        win,
-        best,
-        nodes: s.nodes,
-    })
+    match s.solve(pos, 0, Some(&mut best)) {
+        Some(win) => Verdict::Solved(Solution {
+            win,
+            best,
+            nodes: s.nodes,
+        }),
+        None if s.interrupted => Verdict::Interrupted,
+        None => Verdict::OutOfNodes,
+    }
 }
 
 /// Both sides' placement points together, a cheap measure of how much game is left.
@@ -192,8 +231,14 @@ pub fn points_left(t: &Tables, pos: &Pos) -> u32 {
     pts.count_ones()
 }
 
-/// Late in a standard game, keeps only a proven winning root move.
-pub fn restrict_root(game: &Pods, pos: &Pos, moves: &mut Vec<PodsMove>) {
+/// Late in a standard game, keeps only a proven winning root move. An interrupted proof leaves
+/// the moves as they are and is not remembered, so a later, longer search tries again.
+pub fn restrict_root(
+    game: &Pods,
+    pos: &Pos,
+    moves: &mut Vec<PodsMove>,
+    interrupt: &dyn Fn() -> bool,
+) {
     if game.solver_nodes == 0
         || moves.len() <= 1
         || points_left(&game.tables, pos) > ROOT_GATE_POINTS
@@ -203,13 +248,21 @@ pub fn restrict_root(game: &Pods, pos: &Pos, moves: &mut Vec<PodsMove>) {
     let cached = game.cache.lock().ok().and_then(|c| c.get(pos.hash));
     let verdict = match cached {
         Some(v) => v,
-        None => {
-            let v = game.solve(pos, game.solver_nodes);
-            if let Ok(mut c) = game.cache.lock() {
-                c.put(pos.hash, v);
+        None => match solve_until(&game.tables, pos, game.solver_nodes, interrupt) {
+            Verdict::Interrupted => return,
+            Verdict::OutOfNodes => {
+                if let Ok(mut c) = game.cache.lock() {
+                    c.put(pos.hash, None);
+                }
+                None
             }
-            v
-        }
+            Verdict::Solved(v) => {
+                if let Ok(mut c) = game.cache.lock() {
+                    c.put(pos.hash, Some(v));
+                }
+                Some(v)
+            }
+        },
     };
     if let Some(Solution {
         win: true,

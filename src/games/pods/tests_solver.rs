@@ -414,3 +414,63 @@ fn evaluation_duels() {
         duel(&ga, 40, 2, &full_a, &zero)
     );
 }
+
+/// A won standard position, late enough for the root solver, whose proof takes thousands of
+/// nodes (seeded random play from the start).
+fn long_won_root(g: &Pods) -> (Pos, u64) {
+    let mut rng = SmallRng::seed_from_u64(7);
+    for _ in 0..200 {
+        let mut pos = Pos::start(rng.gen_range(0..4));
+        loop {
+            let mut mv = vec![];
+            g.legal_moves(&pos, &mut mv);
+            if mv.len() <= 1 {
+                break;
+            }
+            if solver::points_left(&g.tables, &pos) <= 20 {
+                if let Some(s) = g.solve(&pos, 50_000) {
+                    if s.win && s.nodes >= 2_000 {
+                        return (pos, s.nodes);
+                    }
+                }
+                break;
+            }
+            pos = g.make(&pos, mv[rng.gen_range(0..mv.len())]);
+        }
+    }
+    panic!("no long won root in 200 games");
+}
+
+#[test]
+fn root_solver_stops_when_interrupted_and_tries_again_later() {
+    let g = game(false);
+    let (pos, nodes) = long_won_root(&g);
+    let mut all = Vec::new();
+    g.legal_moves(&pos, &mut all);
+    // The interrupt is asked every 64 nodes; it says stop on its third question.
+    let asked = std::cell::Cell::new(0u64);
+    let interrupt = || {
+        asked.set(asked.get() + 1);
+        asked.get() >= 3
+    };
+    assert_eq!(
+        solver::solve_until(&g.tables, &pos, 1_000_000, &interrupt),
+        solver::Verdict::Interrupted
+    );
+    assert_eq!(asked.get(), 3, "the solver stops at the first 'stop'");
+    asked.set(0);
+    let mut root = Vec::new();
+    g.root_moves_until(&pos, &mut root, &interrupt);
+    assert_eq!(root, all, "an interrupted proof restricts nothing");
+    assert_eq!(asked.get(), 3);
+    // Not remembered as unprovable: without the interrupt the proof is made and used.
+    let mut root = Vec::new();
+    g.root_moves_until(&pos, &mut root, &|| false);
+    assert_eq!(root.len(), 1, "proof in {nodes} nodes");
+    assert!(!g.solve(&g.make(&pos, root[0]), 1_000_000).unwrap().win);
+    // A budget that runs out is a different answer from an interrupt.
+    assert_eq!(
+        solver::solve_until(&g.tables, &pos, nodes / 2, &|| false),
+        solver::Verdict::OutOfNodes
+    );
+}

@@ -14,6 +14,7 @@ use crate::games::{outcome, DrawTracker, Game, Outcome, RuleError, Side, EVAL_LI
 
 mod board;
 mod crosscheck;
+mod horizon;
 mod play;
 mod reference;
 mod rules;

@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
-use super::board::{point, Bits};
+use super::board::{point, Bits, PLACEABLE};
 use super::movegen::Move;
 use super::{Phutball, Pos};
 use crate::games::{outcome, DrawTracker, Game, Outcome, RuleError, Side, EVAL_LIMIT};
