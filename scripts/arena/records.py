@@ -1,0 +1,251 @@
+"""Game records other tools read: PGN for every game, and for Poddavki PDN as draughts programs
+read it (Russian-draughts GameType, algebraic squares, captures written with ``x``).
+
+A record is written from a game's JSON line alone, so shards merged on another machine give the
+same file. ``read`` parses such files back (also files written by other programs, as long as
+they keep to the common subset: one tag pair per line, ``{}`` comments, no variations kept).
+"""
+
+import re
+
+# PDN GameType for Russian draughts: type 25, White starts, 8x8, algebraic notation with a1 at
+# White's lower left (A0), board not inverted.
+RUSSIAN_GAMETYPE = "25,W,8,8,A0,0"
+
+RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
+
+
+def is_draughts(game):
+    return game.lower() == "poddavki"
+
+
+def _tag_value(text):
+    return str(text).replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ")
+
+
+def _comment(text):
+    # braces cannot be escaped inside a PGN comment
+    return str(text).replace("{", "(").replace("}", ")").replace("\n", " ").strip()
+
+
+def to_file_move(game, move):
+    """A move as written in the file: tetrad notation, except that draughts files write
+    captures with ``x`` as PDN does (tetrad reads both)."""
+    return move.replace(":", "x") if is_draughts(game) else move
+
+
+def from_file_move(game, move):
+    return move.replace("x", ":").replace("X", ":") if is_draughts(game) else move
+
+
+def side_tag(side):
+    return side[:1].upper() + side[1:]
+
+
+def _seconds(ms):
+    s = ms / 1000.0
+    return "%.3fs" % s if s < 10 else "%.2fs" % s
+
+
+def pgn_game(j, meta):
+    """The PGN (or PDN) text of one finished game's JSON record ``j``.
+
+    ``meta``: {"event", "sides" (first mover, second mover), "start" (the game's start position
+    string)}.
+    """
+    game = j["game_name"]
+    sides = meta["sides"]
+    tags = [
+        ("Event", meta.get("event") or "tetrad arena"),
+        ("Site", j.get("site") or "?"),
+        ("Date", j.get("date") or "????.??.??"),
+        ("Round", str(j["game"])),
+        ("White", j["p1"]),
+        ("Black", j["p2"]),
+        ("Result", j["result"]),
+    ]
+    for side in sides:
+        name = side_tag(side)
+        if name not in ("White", "Black"):
+            tags.append((name, j["engines"][side]))
+    if is_draughts(game):
+        tags.append(("GameType", RUSSIAN_GAMETYPE))
+        tags.append(("Rules", "giveaway"))
+    tags.append(("Variant", game))
+    if j["start"] != meta["start"]:
+        tags.append(("SetUp", "1"))
+        tags.append(("FEN", j["start"]))
+    tcs = j.get("tc") or {}
+    t1, t2 = tcs.get(j["p1"], "inf"), tcs.get(j["p2"], "inf")
+    if t1 == t2:
+        tags.append(("TimeControl", _pgn_tc(t1)))
+    else:
+        tags.append(("TimeControl", "?"))
+        tags.append(("WhiteTimeControl", _pgn_tc(t1)))
+        tags.append(("BlackTimeControl", _pgn_tc(t2)))
+    tags.append(("Termination", j["reason"]))
+    plies = list(j.get("opening") or []) + [m["move"] for m in j["moves"]]
+    tags.append(("PlyCount", str(len(plies))))
+    tags.append(("Opening", j.get("opening_source") or "start"))
+    lines = ['[%s "%s"]' % (k, _tag_value(v)) for k, v in tags]
+
+    # Move numbers count the first mover's moves. Every number is written once (a second
+    # mover's move after a comment gets none), which all readers accept.
+    first = j["start"] == meta["start"] or _first_to_move(j, sides)
+    tokens = []
+    number = 1
+    entries = [(m, None) for m in j.get("opening") or []] + [(m["move"], m) for m in j["moves"]]
+    side_of = _sides_of(j, sides, len(entries), first)
+    for k, (move, entry) in enumerate(entries):
+        mover = side_of[k]
+        if mover == 0:
+            tokens.append("%d." % number)
+        elif k == 0:
+            tokens.append("%d..." % number)
+        tokens.append(to_file_move(game, move))
+        tokens.append("{%s}" % ("opening" if entry is None else _seconds(entry.get("ms", 0))))
+        if mover == 1:
+            number += 1
+    if j.get("illegal_move"):
+        tokens.append("{%s}" % _comment("%s: %s" % (j["reason"], j.get("detail") or j["illegal_move"])))
+    elif j.get("fault"):
+        tokens.append("{%s}" % _comment("%s%s" % (j["reason"], ": " + j["detail"] if j.get("detail") else "")))
+    tokens.append(j["result"])
+    return "\n".join(lines) + "\n\n" + _wrap(tokens) + "\n\n"
+
+
+def _first_to_move(j, sides):
+    """Whether the first mover is to move at the game's start (from the recorded sides)."""
+    if j["moves"] and not j.get("opening"):
+        return j["moves"][0]["side"] == sides[0]
+    return _start_side(j["start"], j["game_name"], sides) != 1
+
+
+def _start_side(position, game, sides):
+    if is_draughts(game):
+        head = position[:1].upper()
+        return 0 if head == "W" else 1 if head == "B" else None
+    return None
+
+
+def _sides_of(j, sides, n, first):
+    """The mover (0/1) of each of the n plies: engine moves carry their side; opening moves
+    alternate back from the first engine move (or from the start)."""
+    movers = [None] * n
+    k0 = len(j.get("opening") or [])
+    for k, m in enumerate(j["moves"]):
+        movers[k0 + k] = sides.index(m["side"]) if m["side"] in sides else (k0 + k) % 2
+    if k0:
+        if j["moves"]:
+            nxt = movers[k0]
+            for k in range(k0 - 1, -1, -1):
+                nxt = 1 - nxt
+                movers[k] = nxt
+        else:
+            s = 0 if first else 1
+            for k in range(k0):
+                movers[k] = s
+                s = 1 - s
+    return movers
+
+
+def _pgn_tc(tc):
+    return "-" if tc in ("inf", None) else tc
+
+
+def _wrap(tokens, width=79):
+    lines, cur = [], ""
+    for t in tokens:
+        if cur and len(cur) + 1 + len(t) > width:
+            lines.append(cur)
+            cur = t
+        else:
+            cur = t if not cur else cur + " " + t
+    if cur:
+        lines.append(cur)
+    return "\n".join(lines)
+
+
+# ---- reading ---------------------------------------------------------------------------------
+
+_TAG = re.compile(r'^\s*\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*$')
+_TOKEN = re.compile(r'\{[^}]*\}|;[^\n]*|\([^()]*\)|\$\d+|\d+\.(?:\.\.)?|[^\s{}();]+')
+_NUMBER = re.compile(r"^\d+\.+$")
+
+
+class PgnGame:
+    def __init__(self, tags, moves, result, comments):
+        self.tags = tags
+        self.moves = moves  # in the file's spelling
+        self.result = result
+        self.comments = comments  # one per move: the comment right after it, or None
+
+    def __repr__(self):
+        return "PgnGame(%r, %d moves, %s)" % (self.tags.get("Round"), len(self.moves), self.result)
+
+
+def read(text):
+    """Every game of a PGN/PDN text, as PgnGame objects."""
+    games = []
+    tags, body = {}, []
+    in_moves = False
+
+    def flush():
+        if tags or body:
+            games.append(_parse_movetext(tags, " ".join(body)))
+
+    for line in text.splitlines():
+        m = _TAG.match(line)
+        if m:
+            if in_moves:
+                flush()
+                tags, body, in_moves = {}, [], False
+            tags[m.group(1)] = re.sub(r"\\(.)", r"\1", m.group(2))
+            continue
+        if line.strip().startswith("%"):
+            continue
+        if line.strip():
+            in_moves = True
+            body.append(line)
+    flush()
+    return games
+
+
+def _parse_movetext(tags, text):
+    moves, comments = [], []
+    result = "*"
+    for t in _TOKEN.findall(text):
+        if t.startswith("("):
+            continue  # a variation (not nested): not part of the game
+        if t.startswith("{"):
+            if moves and comments[-1] is None:
+                comments[-1] = t[1:-1].strip()
+            continue
+        if t.startswith(";") or t.startswith("$") or _NUMBER.match(t):
+            continue
+        if t in RESULTS or t in ("2-0", "0-2", "1-1", "0-0"):
+            result = t
+            continue
+        moves.append(t.rstrip("!?"))
+        comments.append(None)
+    return PgnGame(tags, moves, result, comments)
+
+
+def read_openings(path, game, start, plies=None):
+    """[(game number in the file, position, moves)] for the Book from a PGN/PDN file: each game's
+    start (its FEN tag, or the start position) and its moves, the first ``plies`` of them if
+    given, in tetrad notation."""
+    with open(path, encoding="utf-8", errors="replace") as f:
+        games = read(f.read())
+    out = []
+    for n, g in enumerate(games, 1):
+        pos = g.tags.get("FEN") or "startpos"
+        if pos == start:
+            pos = "startpos"
+        moves = [from_file_move(game, m) for m in g.moves]
+        if plies is not None:
+            moves = moves[:plies]
+        out.append((n, pos, moves))
+    if not out:
+        raise ValueError("PGN file %s holds no game" % path)
+    return out
