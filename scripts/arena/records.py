@@ -3,7 +3,8 @@ read it (Russian-draughts GameType, algebraic squares, captures written with ``x
 
 A record is written from a game's JSON line alone, so shards merged on another machine give the
 same file. ``read`` parses such files back (also files written by other programs, as long as
-they keep to the common subset: one tag pair per line, ``{}`` comments, no variations kept).
+they keep to the common subset: one tag pair per line, ``{}`` comments; variations are skipped,
+except that a parenthesised word without spaces is a move, as Diamond's ``(c3)``).
 """
 
 import re
@@ -47,6 +48,19 @@ def _seconds(ms):
     return "%.3fs" % s if s < 10 else "%.2fs" % s
 
 
+def white_index(sides):
+    """Which side (0 first mover, 1 second) the PGN White/Black tags call White: the side named
+    white if the game has one (Diamond's white moves second), else the first mover."""
+    return sides.index("white") if "white" in sides else 0
+
+
+def pgn_result(result, sides):
+    """A record's result (from the first mover's side) as PGN writes it (from White's)."""
+    if white_index(sides) == 0 or result not in ("1-0", "0-1"):
+        return result
+    return "0-1" if result == "1-0" else "1-0"
+
+
 def pgn_game(j, meta):
     """The PGN (or PDN) text of one finished game's JSON record ``j``.
 
@@ -55,14 +69,17 @@ def pgn_game(j, meta):
     """
     game = j["game_name"]
     sides = meta["sides"]
+    wi = white_index(sides)
+    players = (j["p1"], j["p2"])
+    result = pgn_result(j["result"], sides)
     tags = [
         ("Event", meta.get("event") or "tetrad arena"),
         ("Site", j.get("site") or "?"),
         ("Date", j.get("date") or "????.??.??"),
         ("Round", str(j["game"])),
-        ("White", j["p1"]),
-        ("Black", j["p2"]),
-        ("Result", j["result"]),
+        ("White", players[wi]),
+        ("Black", players[1 - wi]),
+        ("Result", result),
     ]
     for side in sides:
         name = side_tag(side)
@@ -76,7 +93,7 @@ def pgn_game(j, meta):
         tags.append(("SetUp", "1"))
         tags.append(("FEN", j["start"]))
     tcs = j.get("tc") or {}
-    t1, t2 = tcs.get(j["p1"], "inf"), tcs.get(j["p2"], "inf")
+    t1, t2 = tcs.get(players[wi], "inf"), tcs.get(players[1 - wi], "inf")
     if t1 == t2:
         tags.append(("TimeControl", _pgn_tc(t1)))
     else:
@@ -89,15 +106,15 @@ def pgn_game(j, meta):
     tags.append(("Opening", j.get("opening_source") or "start"))
     lines = ['[%s "%s"]' % (k, _tag_value(v)) for k, v in tags]
 
-    # Move numbers count the first mover's moves. Every number is written once (a second
-    # mover's move after a comment gets none), which all readers accept.
+    # Move numbers count White's moves. Every number is written once (Black's move after a
+    # comment gets none), which all readers accept.
     first = j["start"] == meta["start"] or _first_to_move(j, sides)
     tokens = []
     number = 1
     entries = [(m, None) for m in j.get("opening") or []] + [(m["move"], m) for m in j["moves"]]
     side_of = _sides_of(j, sides, len(entries), first)
     for k, (move, entry) in enumerate(entries):
-        mover = side_of[k]
+        mover = 0 if side_of[k] == wi else 1  # 0: White
         if mover == 0:
             tokens.append("%d." % number)
         elif k == 0:
@@ -110,7 +127,7 @@ def pgn_game(j, meta):
         tokens.append("{%s}" % _comment("%s: %s" % (j["reason"], j.get("detail") or j["illegal_move"])))
     elif j.get("fault"):
         tokens.append("{%s}" % _comment("%s%s" % (j["reason"], ": " + j["detail"] if j.get("detail") else "")))
-    tokens.append(j["result"])
+    tokens.append(result)
     return "\n".join(lines) + "\n\n" + _wrap(tokens) + "\n\n"
 
 
@@ -192,7 +209,7 @@ def read(text):
 
     def flush():
         if tags or body:
-            games.append(_parse_movetext(tags, " ".join(body)))
+            games.append(_parse_movetext(tags, "\n".join(body)))
 
     for line in text.splitlines():
         m = _TAG.match(line)
@@ -215,11 +232,11 @@ def _parse_movetext(tags, text):
     moves, comments = [], []
     result = "*"
     for t in _TOKEN.findall(text):
-        if t.startswith("("):
+        if t.startswith("(") and len(t.split()) > 1:
             continue  # a variation (not nested): not part of the game
         if t.startswith("{"):
             if moves and comments[-1] is None:
-                comments[-1] = t[1:-1].strip()
+                comments[-1] = " ".join(t[1:-1].split())
             continue
         if t.startswith(";") or t.startswith("$") or _NUMBER.match(t):
             continue

@@ -20,7 +20,7 @@ tr.game { cursor: pointer; } tr.game:hover, tr.game.sel { background: #e8f0ff; }
 #board { min-width: 320px; min-height: 320px; } #board svg { width: 420px; height: auto; max-width: 90vw; }
 #board pre { font-size: 1.05em; line-height: 1.25; }
 #moves { max-width: 32em; max-height: 30em; overflow-y: auto; line-height: 1.8; }
-.mv { cursor: pointer; padding: 0.1em 0.3em; border-radius: 3px; } .mv:hover { background: #eee; }
+.mv { cursor: pointer; padding: 0.1em 0.3em; border-radius: 3px; white-space: nowrap; } .mv:hover { background: #eee; }
 .mv.cur { background: #ffd84d; } .mv.book { color: #777; font-style: italic; }
 .no { color: #999; margin-left: 0.4em; } button { font-size: 1em; min-width: 3em; }
 """
