@@ -326,7 +326,7 @@ class Worker(threading.Thread):
             if not ok:
                 return None
             frames.append(self._board(ref))
-        return {"kind": "svg" if self.svg else "text", "frames": frames}
+        return {"kind": "svg" if self.svg else "text", "count": len(frames), "gz": webreport.pack(frames)}
 
     def _board(self, ref):
         if self.svg:

@@ -209,7 +209,7 @@ def merge(dirs):
             games.append(j)
         for b in _load_lines(os.path.join(d, "boards.jsonl"), required=False):
             if b.get("game") in own:
-                boards[b["game"]] = {"kind": b.get("kind"), "frames": b.get("frames") or []}
+                boards[b["game"]] = {"kind": b.get("kind"), "count": b.get("count"), "gz": b.get("gz")}
     games.sort(key=lambda j: j["game"])
     notes = []
     missing = sorted(set(range(1, n + 1)) - set(shard_of))

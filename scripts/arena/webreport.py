@@ -1,11 +1,13 @@
 """``report.html``: one self-contained page (no network) with the match summary, the table of
 games and a viewer stepping through each game on boards drawn by the referee."""
 
+import base64
 import html
 import json
 import math
 import os
 import time
+import zlib
 
 from . import stats
 from .report import duration, move_time_lines
@@ -27,20 +29,33 @@ tr.game { cursor: pointer; } tr.game:hover, tr.game.sel { background: #e8f0ff; }
 
 SCRIPT = """
 (function () {
-  var G = DATA.games, B = DATA.boards, cur = null, ply = 0;
+  var G = DATA.games, cur = null, ply = 0, frames = {};
   function el(id) { return document.getElementById(id); }
+  // A game's boards are one gzip-compressed JSON list (consecutive boards differ little).
+  function unpack(k) {
+    if (frames[k]) return Promise.resolve(frames[k]);
+    if (typeof DecompressionStream === 'undefined') return Promise.reject(new Error('this browser cannot unpack the boards (no DecompressionStream)'));
+    var bin = atob(G[k].boards), bytes = new Uint8Array(bin.length);
+    for (var i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+    var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
+    return new Response(stream).text().then(function (t) { frames[k] = JSON.parse(t); return frames[k]; });
+  }
   function show() {
     var g = G[cur], n = g.moves.length;
-    var f = g.frames ? g.frames[ply] : null;
+    var f = frames[cur] ? frames[cur][ply] : null;
     var board = el('board');
-    if (f === null || f === undefined) {
+    if (!g.boards) {
       board.innerHTML = '<p class="small">No board drawn for this game.</p>';
+    } else if (f === null || f === undefined) {
+      board.innerHTML = '<p class="small">Loading the boards\u2026</p>';
     } else if (g.kind === 'svg') {
-      board.innerHTML = B[f];
+      board.innerHTML = f;
     } else {
-      var pre = document.createElement('pre'); pre.textContent = B[f];
+      var pre = document.createElement('pre'); pre.textContent = f;
       board.innerHTML = ''; board.appendChild(pre);
     }
+    board.setAttribute('data-game', String(g.n));
+    board.setAttribute('data-ready', frames[cur] || !g.boards ? '1' : '0');
     var text = ply === 0 ? 'start' : (ply <= g.book ? 'opening ' : '') + 'ply ' + ply + ': ' + g.moves[ply - 1];
     el('ply').textContent = text + ' (' + ply + ' / ' + n + ')';
     el('ply').setAttribute('data-ply', String(ply));
@@ -72,6 +87,11 @@ SCRIPT = """
     el('viewer-box').style.display = '';
     if (history.replaceState) { history.replaceState(null, '', '#game-' + g.n); }
     show();
+    if (g.boards) {
+      unpack(k).then(function () { if (cur === k) show(); }, function (e) {
+        if (cur === k) el('board').innerHTML = '<p class="small">' + String(e.message || e) + '</p>';
+      });
+    }
   }
   function step(to) { if (cur === null) return; ply = Math.max(0, Math.min(G[cur].moves.length, to)); show(); }
   el('first').onclick = function () { step(0); };
@@ -112,7 +132,19 @@ def _movers(j, sides):
     return _sides_of(j, sides, n, True)
 
 
-def game_data(j, boards, sides, table):
+def pack(frames):
+    """A game's boards as base64 of gzip-compressed JSON (the report unpacks them). zlib with
+    a gzip header (wbits 31) and no timestamp, so equal boards give equal bytes."""
+    c = zlib.compressobj(9, zlib.DEFLATED, 31)
+    data = c.compress(json.dumps(frames, ensure_ascii=False, separators=(",", ":")).encode("utf-8")) + c.flush()
+    return base64.b64encode(data).decode("ascii")
+
+
+def unpack(text):
+    return json.loads(zlib.decompress(base64.b64decode(text), 31).decode("utf-8"))
+
+
+def game_data(j, boards, sides):
     book = list(j.get("opening") or [])
     moves = book + [m["move"] for m in j["moves"]]
     times = ["opening"] * len(book) + ["%s, %.1f ms" % (m["side"], m.get("ms", 0.0)) for m in j["moves"]]
@@ -122,19 +154,13 @@ def game_data(j, boards, sides, table):
         numbers.append("%d." % k if who == 0 else ("%d..." % k if i == 0 else ""))
         if who == 1:
             k += 1
-    frames = None
-    kind = None
-    if boards and len(boards.get("frames", ())) == len(moves) + 1:
-        kind = boards["kind"]
-        frames = []
-        for f in boards["frames"]:
-            if f not in table:
-                table[f] = len(table)
-            frames.append(table[f])
+    packed = kind = None
+    if boards and boards.get("count") == len(moves) + 1:
+        kind, packed = boards["kind"], boards["gz"]
     return {
         "n": j["game"], "title": "%s (%s) vs %s (%s)" % (j["p1"], sides[0], j["p2"], sides[1]),
         "result": j["result"], "reason": j["reason"], "moves": moves, "book": len(book),
-        "times": times, "numbers": numbers, "frames": frames, "kind": kind,
+        "times": times, "numbers": numbers, "boards": packed, "kind": kind,
     }
 
 
@@ -144,11 +170,7 @@ def page(view):
     t = view.total
     a, b = cfg.names
     games = sorted(view.records, key=lambda j: j["game"])
-    table = {}
-    data = [game_data(j, view.boards.get(j["game"]), cfg.sides, table) for j in games]
-    boards = [None] * len(table)
-    for text, k in table.items():
-        boards[k] = text
+    data = [game_data(j, view.boards.get(j["game"]), cfg.sides) for j in games]
 
     e, m = stats.elo(t.w, t.l, t.d)
     out = []
@@ -212,7 +234,7 @@ def page(view):
     w("<p><button id=\"first\">|&lt;</button> <button id=\"prev\">&lt;</button> "
       "<button id=\"next\">&gt;</button> <button id=\"last\">&gt;|</button> <span id=\"ply\"></span></p>")
     w("<div id=\"viewer\"><div id=\"board\"></div><div id=\"moves\"></div></div></div>")
-    w("<script>var DATA = %s;</script>" % _script_json({"games": data, "boards": boards}))
+    w("<script>var DATA = %s;</script>" % _script_json({"games": data}))
     w("<script>%s</script></body></html>\n" % SCRIPT)
     return "\n".join(out)
 

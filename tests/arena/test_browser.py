@@ -8,6 +8,7 @@ ARENA_REQUIRE_TEST_DEPS=1 (as in CI), where a missing browser is a failure.
 """
 
 import os
+import shlex
 import shutil
 import sys
 import tempfile
@@ -64,7 +65,7 @@ class ReportInBrowserTest(unittest.TestCase):
         needs("poddavki")
         engines = ["cmd=%s,name=deep,proto=gtp,depth=2" % TETRAD, "cmd=%s,name=shallow,proto=ugi,depth=1" % TETRAD]
         cls.run_ = run_arena(engines, "--games", 2, "--tc", "inf", "--max-plies", 60, "--random-plies", 2,
-                             "--seed", 3, game="poddavki", referee=None, timeout=60)
+                             "--seed", 3, game="poddavki", referee=shlex.quote(TETRAD), timeout=60)
         cls.browser, cls.profile = start_browser()
 
     @classmethod
@@ -84,6 +85,15 @@ class ReportInBrowserTest(unittest.TestCase):
     def click(self, css):
         self.browser.find_element("css selector", css).click()
 
+    def wait_boards(self, game):
+        """The boards of a game are unpacked asynchronously: wait until they are shown."""
+        from selenium.webdriver.support.ui import WebDriverWait
+
+        def ready(b):
+            el = b.find_element("id", "board")
+            return el.get_attribute("data-game") == str(game) and el.get_attribute("data-ready") == "1"
+        WebDriverWait(self.browser, 20).until(ready)
+
     def test_step_through_a_game(self):
         r = self.run_
         self.assertEqual(r.code, 0, r)
@@ -93,6 +103,7 @@ class ReportInBrowserTest(unittest.TestCase):
         self.assertRegex(self.text("#elo"), r"\S+ \u00b1 \S+")
         rows = b.find_elements("css selector", "tr.game")
         self.assertEqual(len(rows), 2)
+        self.wait_boards(1)
         svg = referee_has_svg()
         inner = "svg" if svg else "pre"
         self.assertTrue(b.find_elements("css selector", "#board " + inner), "no %s board: %s" % (inner, self.board()[:200]))
@@ -121,8 +132,13 @@ class ReportInBrowserTest(unittest.TestCase):
         self.assertEqual(self.board(), start)
 
         rows[1].click()
+        self.wait_boards(2)
         self.assertIn("Game 2", self.text("#vtitle"))
         self.assertEqual(self.ply(), 0)
+        start2 = self.board()
+        self.click("#next")
+        self.assertEqual(self.ply(), 1)
+        self.assertNotEqual(self.board(), start2)
         shot = os.environ.get("ARENA_SCREENSHOT")
         if shot:
             self.click("#moves .mv[data-ply='%d']" % min(12, plies))

@@ -1,6 +1,7 @@
 """Game records (games.pgn), report.html and the live status line, on the toy game's fakes."""
 
 import io
+import json
 import os
 import re
 import sys
@@ -12,7 +13,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import toy  # noqa: E402
 from arena_harness import FAKE_REFEREE, fake, run_arena  # noqa: E402
 from pgncheck import assert_pgn_matches, read_pgn  # noqa: E402
-from arena import records, report  # noqa: E402
+from arena import records, report, webreport  # noqa: E402
 
 FAST = ("--tc", "2+0.05")
 
@@ -94,8 +95,13 @@ class RecordsOfAMatchTest(unittest.TestCase):
         self.assertEqual(len(re.findall(r'<tr class="game"', page)), 6)
         self.assertIn('id="score"', page)
         self.assertNotRegex(page, r"(?i)(src|href)=\"https?:")  # self-contained
-        self.assertIn("circle class=\\\"stone\\\"", page)  # the fake referee's SVG boards
-        self.assertNotIn("</svg>", page.split("<script>var DATA", 1)[1].split("</script>", 1)[0].replace("<\\/svg>", ""))
+        data = json.loads(page.split("<script>var DATA = ", 1)[1].split(";</script>", 1)[0])
+        self.assertEqual(len(data["games"]), 6)
+        for g, j in zip(data["games"], self.run_.games):
+            frames = webreport.unpack(g["boards"])
+            self.assertEqual((g["kind"], len(frames)), ("svg", len(j["opening"]) + len(j["moves"]) + 1))
+            self.assertIn('<circle class="stone"', frames[0])  # the fake referee's SVG boards
+            self.assertEqual(frames[-1].count("<circle"), 0)  # the last stone taken
 
     def test_pgn_in_reads_openings(self):
         path = os.path.join(self.run_.dir, "games.pgn")
@@ -116,10 +122,13 @@ class BoardsTest(unittest.TestCase):
         r = run_arena([fake("a"), fake("b")], "--games", 2, "--seed", 2, *FAST, referee=FAKE_REFEREE + " --no-svg")
         self.assertEqual(r.code, 0, r)
         with open(os.path.join(r.dir, "boards.jsonl"), encoding="utf-8") as f:
-            lines = f.read()
-        self.assertIn('"kind": "text"', lines)
-        self.assertIn("pile 21", lines)
-        self.assertNotIn("<svg", lines)
+            boards = [json.loads(line) for line in f]
+        self.assertEqual(len(boards), 2)
+        for b in boards:
+            self.assertEqual(b["kind"], "text")
+            frames = webreport.unpack(b["gz"])
+            self.assertEqual(frames[0], "pile 21  " + "o" * 21 + "\nnorth to move")
+            self.assertFalse(any("<svg" in f for f in frames))
 
     def test_report_boards_limit(self):
         r = run_arena([fake("a"), fake("b")], "--games", 3, "--report-boards", 1, "--seed", 2, *FAST)

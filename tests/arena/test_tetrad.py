@@ -3,6 +3,7 @@ target/release/tetrad has not been built, and per game when tetrad does not play
 
 import json
 import os
+import re
 import subprocess
 import sys
 import unittest
@@ -25,11 +26,9 @@ def _ask_tetrad(commands):
         return None
     answers = {}
     for block in p.stdout.decode("utf-8", "replace").split("\n\n"):
-        block = block.strip()
-        if block[:1] in ("=", "?"):
-            head, _, rest = block[1:].partition(" ")
-            if head.isdigit():
-                answers[int(head)] = (block[0] == "=", rest.strip())
+        m = re.match(r"^([=?])(\d+)(.*)$", block.strip(), re.S)
+        if m:
+            answers[int(m.group(2))] = (m.group(1) == "=", m.group(3).strip())
     return answers
 
 
