@@ -38,7 +38,11 @@ SCRIPT = """
     var bin = atob(G[k].boards), bytes = new Uint8Array(bin.length);
     for (var i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
     var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
-    return new Response(stream).text().then(function (t) { frames[k] = JSON.parse(t); return frames[k]; });
+    return new Response(stream).text().then(function (t) {
+      var d = JSON.parse(t);
+      frames[k] = d.boards.map(function (row) { return row.map(function (i) { return d.lines[i]; }).join('\\n'); });
+      return frames[k];
+    });
   }
   function show() {
     var g = G[cur], n = g.moves.length;
@@ -133,15 +137,31 @@ def _movers(j, sides):
 
 
 def pack(frames):
-    """A game's boards as base64 of gzip-compressed JSON (the report unpacks them). zlib with
-    a gzip header (wbits 31) and no timestamp, so equal boards give equal bytes."""
+    """A game's boards (multi-line texts) as base64 of gzip-compressed JSON: the distinct lines
+    once, each board as a list of line numbers. A move changes few lines of a board, so the
+    lists of consecutive boards are alike and compress well, even for boards larger than
+    gzip's 32 KB window. zlib with a gzip header (wbits 31) and no timestamp: equal boards give
+    equal bytes."""
+    index, lines, boards = {}, [], []
+    for f in frames:
+        row = []
+        for line in f.split("\n"):
+            k = index.get(line)
+            if k is None:
+                k = index[line] = len(lines)
+                lines.append(line)
+            row.append(k)
+        boards.append(row)
     c = zlib.compressobj(9, zlib.DEFLATED, 31)
-    data = c.compress(json.dumps(frames, ensure_ascii=False, separators=(",", ":")).encode("utf-8")) + c.flush()
+    text = json.dumps({"lines": lines, "boards": boards}, ensure_ascii=False, separators=(",", ":"))
+    data = c.compress(text.encode("utf-8")) + c.flush()
     return base64.b64encode(data).decode("ascii")
 
 
 def unpack(text):
-    return json.loads(zlib.decompress(base64.b64decode(text), 31).decode("utf-8"))
+    """The boards ``pack`` packed."""
+    d = json.loads(zlib.decompress(base64.b64decode(text), 31).decode("utf-8"))
+    return ["\n".join(d["lines"][k] for k in row) for row in d["boards"]]
 
 
 def game_data(j, boards, sides):

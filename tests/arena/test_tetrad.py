@@ -105,7 +105,8 @@ class RecordsPerGameTest(unittest.TestCase):
         needs(game)
         engines = ["cmd=%s,name=g,proto=gtp,depth=1" % TETRAD, "cmd=%s,name=u,proto=ugi,depth=1" % TETRAD]
         r = run_arena(engines, "--games", self.GAMES, "--tc", "inf", "--concurrency", 2, "--max-plies", 150,
-                      "--random-plies", 3, "--seed", 5, game=game, referee=None, timeout=60 + 5 * self.GAMES)
+                      "--random-plies", 3, "--seed", 5, "--report-boards", 0, game=game, referee=None,
+                      timeout=60 + 5 * self.GAMES)
         self.assertEqual(r.code, 0, r)
         self.assertEqual(len(r.games), self.GAMES)
         ident = identity(r)
@@ -167,7 +168,8 @@ class PoddavkiPdnTest(unittest.TestCase):
         from draughts.PDN import PDNReader
         engines = ["cmd=%s,name=d2,proto=gtp,depth=2" % TETRAD, "cmd=%s,name=d1,proto=ugi,depth=1" % TETRAD]
         r = run_arena(engines, "--games", self.GAMES, "--tc", "inf", "--concurrency", 2, "--max-plies", 200,
-                      "--random-plies", 4, "--seed", 11, game="poddavki", referee=None, timeout=120)
+                      "--random-plies", 4, "--seed", 11, "--report-boards", 0, game="poddavki", referee=None,
+                      timeout=120)
         self.assertEqual(r.code, 0, r)
         ident = identity(r)
         assert_pgn_matches(self, r, ident["start"], ident["sides"])
