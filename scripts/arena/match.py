@@ -177,13 +177,12 @@ class Match(Standings):
             if self.cfg.out:
                 with open(os.path.join(self.cfg.out, "games.pgn"), "a", encoding="utf-8") as f:
                     f.write(records.pgn_game(j, self.pgn_meta()))
-            # A shard never stops on its own: only the merge of all shards may decide.
-            if self.cfg.sprt is not None and self.sprt_decision is None:
+            # A shard neither decides nor stops: only the merge of all shards may.
+            if self.cfg.sprt is not None and self.sprt_decision is None and self.cfg.shard is None:
                 decision = self.cfg.sprt.decide(*self.total.as_tuple())
                 if decision is not None:
                     self.sprt_decision = decision
-                    if self.cfg.shard is None:
-                        self.stop.set()
+                    self.stop.set()
             if self.cfg.out:
                 self.write_report()
             for fn in self._listeners:
