@@ -36,7 +36,8 @@ class Config:
         self.settings = kw["settings"]
         self.trace = kw.get("trace")
         # the games (0-based) this run plays: all of them, or one shard's share
-        self.indices = list(kw.get("indices") or range(self.games))
+        indices = kw.get("indices")
+        self.indices = list(range(self.games) if indices is None else indices)
         self.shard = kw.get("shard")  # (K, N) or None
         self.start = kw.get("start")  # the game's start position string
         self.event = kw.get("event") or "tetrad arena: %s vs %s" % tuple(self.names)

@@ -107,6 +107,13 @@ class MergeRefusalTest(unittest.TestCase):
         self.assertEqual(m.code, 1, m)
         self.assertIn("has no match.json", m.err)
 
+    def test_a_shard_with_no_games(self):
+        r = run_arena(self.engines, "--games", 2, "--seed", 1, "--shard", "3/4", *FAST)
+        self.assertEqual(r.code, 0, r)
+        self.assertEqual(r.games, [])
+        self.assertIn("shard 3/4: 0 games", r.out)
+        self.assertIn("0 of 0 games finished.", r.out)
+
     def test_shard_needs_a_seed(self):
         r = run_arena(self.engines, "--games", 4, "--shard", "1/2", *FAST)
         self.assertEqual(r.code, 2, r)
