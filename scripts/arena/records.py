@@ -108,11 +108,10 @@ def pgn_game(j, meta):
 
     # Move numbers count White's moves. Every number is written once (Black's move after a
     # comment gets none), which all readers accept.
-    first = j["start"] == meta["start"] or _first_to_move(j, sides)
     tokens = []
     number = 1
     entries = [(m, None) for m in j.get("opening") or []] + [(m["move"], m) for m in j["moves"]]
-    side_of = _sides_of(j, sides, len(entries), first)
+    side_of = movers(j, sides)
     for k, (move, entry) in enumerate(entries):
         mover = 0 if side_of[k] == wi else 1  # 0: White
         if mover == 0:
@@ -131,39 +130,24 @@ def pgn_game(j, meta):
     return "\n".join(lines) + "\n\n" + _wrap(tokens) + "\n\n"
 
 
-def _first_to_move(j, sides):
-    """Whether the first mover is to move at the game's start (from the recorded sides)."""
-    if j["moves"] and not j.get("opening"):
-        return j["moves"][0]["side"] == sides[0]
-    return _start_side(j["start"], j["game_name"], sides) != 1
-
-
-def _start_side(position, game, sides):
-    if is_draughts(game):
-        head = position[:1].upper()
-        return 0 if head == "W" else 1 if head == "B" else None
-    return None
-
-
-def _sides_of(j, sides, n, first):
-    """The mover (0/1) of each of the n plies: engine moves carry their side; opening moves
-    alternate back from the first engine move (or from the start)."""
-    movers = [None] * n
-    k0 = len(j.get("opening") or [])
-    for k, m in enumerate(j["moves"]):
-        movers[k0 + k] = sides.index(m["side"]) if m["side"] in sides else (k0 + k) % 2
-    if k0:
-        if j["moves"]:
-            nxt = movers[k0]
-            for k in range(k0 - 1, -1, -1):
-                nxt = 1 - nxt
-                movers[k] = nxt
-        else:
-            s = 0 if first else 1
-            for k in range(k0):
-                movers[k] = s
-                s = 1 - s
-    return movers
+def movers(j, sides):
+    """The mover (0: first mover, 1: second) of each ply of a record, opening moves included.
+    Engine moves carry their side; opening moves alternate back from the first engine move or,
+    when the engines played none, forward from the side to move at the start (which a Poddavki
+    position string names; otherwise the first mover)."""
+    opening = list(j.get("opening") or [])
+    out = [sides.index(m["side"]) if m["side"] in sides else (len(opening) + k) % 2 for k, m in enumerate(j["moves"])]
+    if out:
+        side = out[0]
+        for _ in opening:
+            side = 1 - side
+            out.insert(0, side)
+        return out
+    side = 1 if is_draughts(j["game_name"]) and j["start"][:1].upper() == "B" else 0
+    for _ in opening:
+        out.append(side)
+        side = 1 - side
+    return out
 
 
 def _pgn_tc(tc):

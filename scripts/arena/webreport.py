@@ -9,7 +9,7 @@ import os
 import time
 import zlib
 
-from . import stats
+from . import records, stats
 from .report import duration, move_time_lines
 
 STYLE = """
@@ -129,13 +129,6 @@ def _script_json(obj):
     return json.dumps(obj, ensure_ascii=True, separators=(",", ":")).replace("</", "<\\/")
 
 
-def _movers(j, sides):
-    """The mover (0/1) of each ply, opening moves included."""
-    from .records import _sides_of
-    n = len(j.get("opening") or []) + len(j["moves"])
-    return _sides_of(j, sides, n, True)
-
-
 def pack(frames):
     """A game's boards (multi-line texts) as base64 of gzip-compressed JSON: the distinct lines
     once, each board as a list of line numbers. A move changes few lines of a board, so the
@@ -168,7 +161,7 @@ def game_data(j, boards, sides):
     book = list(j.get("opening") or [])
     moves = book + [m["move"] for m in j["moves"]]
     times = ["opening"] * len(book) + ["%s, %.1f ms" % (m["side"], m.get("ms", 0.0)) for m in j["moves"]]
-    movers = _movers(j, sides)
+    movers = records.movers(j, sides)
     numbers, k = [], 1
     for i, who in enumerate(movers):
         numbers.append("%d." % k if who == 0 else ("%d..." % k if i == 0 else ""))
@@ -205,7 +198,10 @@ def page(view):
         (", shard %d/%d" % tuple(shard)) if shard else (", merged from %s" % _e(merged) if merged else ""),
         _e(time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()))))
     w("<h2>Summary</h2><table id=\"summary\">")
-    row = lambda k, v: w("<tr><th>%s</th><td>%s</td></tr>" % (_e(k), v))  # noqa: E731
+
+    def row(key, value):
+        w("<tr><th>%s</th><td>%s</td></tr>" % (_e(key), value))
+
     row("Games", "%d of %d finished%s" % (view.finished, cfg.planned, ", %d aborted" % view.aborted if view.aborted else ""))
     row("Score", "<span id=\"score\">%s %d &ndash; %d &ndash; %d %s</span> [%s]" % (
         _e(a), t.w, t.l, t.d, _e(b), "%.3f" % stats.score(t.w, t.l, t.d) if t.n else "n/a"))

@@ -1,9 +1,11 @@
 """Game records (games.pgn), report.html and the live status line, on the toy game's fakes."""
 
+import atexit
 import io
 import json
 import os
 import re
+import shutil
 import sys
 import tempfile
 import unittest
@@ -13,7 +15,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import toy  # noqa: E402
 from arena_harness import FAKE_REFEREE, fake, run_arena  # noqa: E402
 from pgncheck import assert_pgn_matches, read_pgn  # noqa: E402
-from arena import records, report, webreport  # noqa: E402
+from arena import cli, records, report, webreport  # noqa: E402
 
 FAST = ("--tc", "2+0.05")
 
@@ -115,6 +117,36 @@ class RecordsOfAMatchTest(unittest.TestCase):
         r = run_arena([fake("a"), fake("b")], "--games", 2, "--pgn-in", os.path.join(self.run_.dir, "games.pgn"), *FAST)
         self.assertEqual(r.code, 1, r)
         self.assertIn("game 1: the game is already over there (use --pgn-plies", r.err)
+
+
+class ReportRewrittenTest(unittest.TestCase):
+    def test_report_rewritten_after_every_game(self):
+        """The page a user reloads during a match: written at the start, after each game (with
+        that game in it) and at the end."""
+        seen = []
+        original = webreport.write
+
+        def spy(path, view):
+            original(path, view)
+            with open(path, encoding="utf-8") as f:
+                seen.append(f.read().count('<tr class="game"'))
+
+        out_dir = os.path.join(self_tmp(), "out")
+        argv = ["--game", "toy", "--games", "3", "--seed", "1", "--quiet", "--out", out_dir,
+                "--referee", FAKE_REFEREE, "--engine", fake("a"), "--engine", fake("b")] + list(FAST)
+        webreport.write = spy
+        try:
+            code = cli.main(argv, io.StringIO(), io.StringIO())
+        finally:
+            webreport.write = original
+        self.assertEqual(code, 0)
+        self.assertEqual(seen, [0, 1, 2, 3, 3])
+
+
+def self_tmp():
+    d = tempfile.mkdtemp(prefix="arena-test-")
+    atexit.register(shutil.rmtree, d, True)
+    return d
 
 
 class BoardsTest(unittest.TestCase):
