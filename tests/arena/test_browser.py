@@ -50,6 +50,7 @@ def start_browser():
         opts.add_argument(flag)
     opts.add_argument("--user-data-dir=" + profile)
     os.environ.setdefault("SE_AVOID_STATS", "true")
+    os.environ.setdefault("SE_OFFLINE", "true")  # Selenium Manager: never download a browser or driver
     try:
         # an explicit driver path: Selenium must not go looking for one on the network
         browser = webdriver.Chrome(service=Service(executable_path=driver), options=opts)

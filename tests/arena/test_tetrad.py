@@ -98,9 +98,9 @@ for _game in GAMES:
 
 class RecordsPerGameTest(unittest.TestCase):
     """Depth-limited tetrad matches of every game: games.pgn parses back to the games of
-    games.jsonl. ARENA_RECORD_GAMES=20 for the full acceptance run (default 10)."""
+    games.jsonl. ARENA_RECORD_GAMES=20 for the full acceptance run (default 6)."""
 
-    GAMES = int(os.environ.get("ARENA_RECORD_GAMES", "10"))
+    GAMES = int(os.environ.get("ARENA_RECORD_GAMES", "6"))
 
     def records(self, game):
         needs(game)
@@ -216,9 +216,9 @@ class PoddavkiPdnTest(unittest.TestCase):
 
 class RecordsPerGameTest(unittest.TestCase):
     """Depth-limited tetrad matches of every game: games.pgn parses back to the games of
-    games.jsonl. ARENA_RECORD_GAMES=20 for the full acceptance run (default 10)."""
+    games.jsonl. ARENA_RECORD_GAMES=20 for the full acceptance run (default 6)."""
 
-    GAMES = int(os.environ.get("ARENA_RECORD_GAMES", "10"))
+    GAMES = int(os.environ.get("ARENA_RECORD_GAMES", "6"))
 
     def records(self, game):
         needs(game)
