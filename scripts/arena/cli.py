@@ -11,6 +11,7 @@ import sys
 import threading
 import time
 
+from . import records, shards
 from .clock import TimeControl
 from .engines import Failure, Settings, make_player
 from .spec import EngineSpec
@@ -35,6 +36,9 @@ example:
       --engine cmd=target/release/tetrad,name=a,proto=ugi,option.Hash=64 \\
       --engine cmd=target/release/tetrad,name=b,proto=gtp \\
       --games 100 --tc 2+0.02 --concurrency 2 --out results/
+
+merging shards played with --shard K/N (same options, same --seed):
+  python3 scripts/arena.py merge shard1/ shard2/ shard3/ --out results/
 """
 
 
@@ -53,11 +57,14 @@ def parse_args(argv):
     p.add_argument("--margin", type=float, default=100, metavar="MS",
                    help="time a move may exceed the clock by before it loses, for process scheduling (default 100)")
     p.add_argument("--concurrency", type=int, default=1, help="games played at the same time (default 1)")
-    p.add_argument("--out", metavar="DIR", help="write games.jsonl, summary.txt/json and engine stderr here")
+    p.add_argument("--out", metavar="DIR",
+                   help="write games.jsonl, games.pgn, report.html, summary.txt/json and engine stderr here")
     p.add_argument("--seed", type=int, help="seed for openings and rotations (default: from the clock; printed)")
     p.add_argument("--max-plies", type=int, default=500, metavar="N",
                    help="adjudicate a draw after N plies played by the engines (0: never; default 500)")
     p.add_argument("--openings", metavar="FILE", help="file of position strings, one per line")
+    p.add_argument("--pgn-in", metavar="FILE", help="openings from a PGN/PDN file: each game's start position and moves")
+    p.add_argument("--pgn-plies", type=int, metavar="N", help="with --pgn-in: only the first N plies of each game")
     p.add_argument("--openings-order", choices=("sequential", "random"), default="sequential")
     p.add_argument("--random-plies", type=int, default=0, metavar="N", help="add N seeded random plies to each opening")
     p.add_argument("--no-rotate", action="store_true", help="Pods: keep the board's rotation instead of a random one per opening")
@@ -68,6 +75,10 @@ def parse_args(argv):
     p.add_argument("--timeout", type=float, default=10.0, metavar="SEC", help="limit for answers to non-move commands (default 10)")
     p.add_argument("--move-timeout", type=float, default=60.0, metavar="SEC", help="per-move limit when --tc inf (default 60)")
     p.add_argument("--debug", action="store_true", help="log all protocol traffic (to DIR/protocol.log, or stderr)")
+    p.add_argument("--shard", metavar="K/N", help="play only the K-th of N shares of the games (needs --seed); see merge")
+    p.add_argument("--event", metavar="TEXT", help="PGN Event tag and report title (default: tetrad arena: A vs B)")
+    p.add_argument("--report-boards", type=int, default=200, metavar="N",
+                   help="draw boards in report.html for the first N games (default 200)")
     p.add_argument("--quiet", action="store_true", help="no progress display")
     return p.parse_args(argv)
 
@@ -101,13 +112,24 @@ def build(args):
     sprt = Sprt.parse(args.sprt) if args.sprt else None
     settings = Settings(margin=args.margin / 1000.0, grace=args.stall, command_timeout=args.timeout,
                         startup_timeout=args.timeout, move_timeout=args.move_timeout)
+    if args.openings and args.pgn_in:
+        raise ValueError("give --openings or --pgn-in, not both")
+    if args.pgn_plies is not None and (args.pgn_plies < 0 or not args.pgn_in):
+        raise ValueError("--pgn-plies needs --pgn-in and a number of plies >= 0")
+    if args.report_boards < 0:
+        raise ValueError("--report-boards cannot be negative")
+    if args.shard is not None:
+        shards.parse(args.shard)
+        if args.seed is None:
+            raise ValueError("--shard needs --seed, so that every shard plays its share of the same match")
     lines = read_file(args.openings) if args.openings else None
     return specs, tc, sprt, settings, lines, referee_argv(args.referee)
 
 
-def probe_referee(argv, game, lines, timeout):
+def probe_referee(argv, game, lines, timeout, pgn=None):
     """Start the referee once: check the game, learn the sides and start position, and
-    check every opening line of the file."""
+    check every opening of the file (``pgn``: (path, plies) of a PGN file to read them from,
+    which needs the start position). Returns (sides, start, lines)."""
     ref = Referee(argv, timeout)
     try:
         try:
@@ -117,15 +139,20 @@ def probe_referee(argv, game, lines, timeout):
             raise RefereeError("the referee does not play %s%s (%s)" % (game, "; it plays: " + ", ".join(games) if games else "", e))
         sides = ref.discover_sides(game)
         start = ref.position()
+        what = "openings line"
+        if pgn is not None:
+            lines = records.read_openings(pgn[0], game, start, pgn[1])
+            what = "%s: game" % pgn[0]
         for n, pos, moves in lines or ():
-            where = "openings line %d" % n
+            where = "%s %d" % (what, n)
             try:
                 ref.new_game(start if pos == "startpos" else pos, moves)
             except RefereeError as e:
                 raise RefereeError("%s: %s" % (where, e))
             if ref.result().over:
-                raise RefereeError("%s: the game is already over there" % where)
-        return sides, start
+                raise RefereeError("%s: the game is already over there%s" % (
+                    where, " (use --pgn-plies to keep only the opening)" if pgn is not None else ""))
+        return sides, start, lines
     finally:
         ref.close()
 
@@ -169,6 +196,9 @@ def _stop_on_signals():
 def main(argv=None, stdout=None, stderr=None):
     out = stdout or sys.stdout
     err = stderr or sys.stderr
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["merge"]:
+        return shards.merge_main(argv[1:], out, err)
     atexit.register(kill_all)
     _stop_on_signals()
     args = parse_args(argv)
@@ -180,7 +210,8 @@ def main(argv=None, stdout=None, stderr=None):
     seed = args.seed if args.seed is not None else int(time.time() * 1000) % 1000000007
     trace = None
     try:
-        sides, start = probe_referee(ref_argv, args.game, lines, args.timeout)
+        pgn = (args.pgn_in, args.pgn_plies) if args.pgn_in else None
+        sides, start, lines = probe_referee(ref_argv, args.game, lines, args.timeout, pgn)
         found = []
         for s in specs:
             try:
@@ -193,17 +224,21 @@ def main(argv=None, stdout=None, stderr=None):
         if args.debug:
             trace = open(os.path.join(args.out, "protocol.log"), "w", encoding="utf-8") if args.out else err
         book = Book(args.game, start, lines, args.random_plies, seed, args.openings_order == "random", not args.no_rotate)
+        shard = shards.parse(args.shard) if args.shard else None
         cfg = Config(game=args.game, specs=specs, names=names, tc=tc, games=args.games, concurrency=args.concurrency,
                      out=args.out, max_plies=args.max_plies, book=book, sprt=sprt, referee=ref_argv, sides=sides,
-                     settings=settings, trace=trace)
+                     settings=settings, trace=trace, start=start, event=args.event, board_limit=args.report_boards,
+                     seed=seed, shard=shard, indices=shards.indices(args.games, shard))
+        if args.out:
+            shards.write_identity(args.out, shards.identity(args, cfg, seed))
         match = Match(cfg)
     except (RefereeError, ValueError, OSError) as e:
         err.write("arena: %s\n" % e)
         return 1
-    out.write("Match: %s, %s vs %s, %d games, tc %s%s, concurrency %d, seed %d\n" % (
+    out.write("Match: %s, %s vs %s, %d games, tc %s%s, concurrency %d, seed %d%s\n" % (
         args.game, names[0], names[1], args.games, tc,
         "" if specs[0].tc is None and specs[1].tc is None else " (%s / %s)" % (cfg.tc_of(0), cfg.tc_of(1)),
-        args.concurrency, seed))
+        args.concurrency, seed, ", shard %d/%d: %d games" % (shard[0], shard[1], cfg.planned) if shard else ""))
     out.flush()
     progress = Progress(err, enabled=not args.quiet)
     code = 0
@@ -227,8 +262,11 @@ def main(argv=None, stdout=None, stderr=None):
         with open(os.path.join(args.out, "summary.json"), "w", encoding="utf-8") as f:
             info = summary(match)
             info["seed"] = seed
+            if shard:
+                info["shard"] = list(shard)
             json.dump(info, f, indent=2)
             f.write("\n")
+        match.write_report()
     if trace is not None and trace is not err:
         trace.close()
     return code

@@ -62,5 +62,5 @@ class GtpConn:
                     return Answer(head.group(1) == "=", "\n".join(body).strip(), sent, received)
                 head = None  # an old answer: forget it and keep waiting
                 continue
-            body.append(text)
+            body.append(line.replace("\t", " ").rstrip())  # keep a diagram's indentation
 

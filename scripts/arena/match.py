@@ -4,10 +4,12 @@ a collector counts results, writes one JSON line per game and runs the SPRT."""
 import json
 import os
 import re
+import socket
 import threading
 import time
 import traceback
 
+from . import records, webreport
 from .clock import Clock
 from .engines import FAULTS, Failure, Setup, make_player
 from .proc import Aborted, kill_all
@@ -33,6 +35,18 @@ class Config:
         self.sides = kw["sides"]
         self.settings = kw["settings"]
         self.trace = kw.get("trace")
+        # the games (0-based) this run plays: all of them, or one shard's share
+        indices = kw.get("indices")
+        self.indices = list(range(self.games) if indices is None else indices)
+        self.shard = kw.get("shard")  # (K, N) or None
+        self.start = kw.get("start")  # the game's start position string
+        self.event = kw.get("event") or "tetrad arena: %s vs %s" % tuple(self.names)
+        self.board_limit = kw.get("board_limit", 200)  # games whose boards the report shows
+        self.seed = kw.get("seed")
+
+    @property
+    def planned(self):
+        return len(self.indices)
 
     def tc_of(self, idx):
         return self.specs[idx].tc or self.tc
@@ -60,24 +74,61 @@ class Tally:
         return self.w, self.l, self.d
 
 
-class Match:
-    def __init__(self, config):
-        self.cfg = config
-        self.stop = threading.Event()
-        self.lock = threading.Lock()
-        self.next_index = 0
+def outcomes(j, names):
+    """(A's outcome, the first mover's outcome, A's side) of a finished game's record."""
+    p1 = {"1-0": 1, "0-1": -1}.get(j["result"], 0)
+    a_side = 0 if j["p1"] == names[0] else 1
+    return (p1 if a_side == 0 else -p1), p1, a_side
+
+
+class Standings:
+    """What the reports count, built from the games' JSON records alone (so a merge of shards
+    counts exactly what one run would)."""
+
+    def __init__(self):
         self.total = Tally()
         self.by_side = (Tally(), Tally())  # A playing first mover / second mover
         self.sides_tally = Tally()  # first mover vs second mover
         self.reasons = {}
         self.aborted = 0
         self.finished = 0
+        self.move_ms = {}  # engine name -> [moves, total ms, max ms]
+
+    def count(self, j, names):
+        if j.get("result") == "*":
+            self.aborted += 1
+            return
+        self.finished += 1
+        a_outcome, p1_outcome, a_side = outcomes(j, names)
+        self.total.add(a_outcome)
+        self.by_side[a_side].add(a_outcome)
+        self.sides_tally.add(p1_outcome)
+        reason = j["reason"]
+        self.reasons[reason] = self.reasons.get(reason, 0) + 1
+        for m in j.get("moves", ()):
+            name = j["engines"].get(m["side"])
+            t = self.move_ms.setdefault(name, [0, 0.0, 0.0])
+            t[0] += 1
+            t[1] += m.get("ms", 0.0)
+            t[2] = max(t[2], m.get("ms", 0.0))
+
+
+class Match(Standings):
+    def __init__(self, config):
+        Standings.__init__(self)
+        self.cfg = config
+        self.stop = threading.Event()
+        self.lock = threading.Lock()
+        self.next_index = 0
         self.running = 0
         self.sprt_decision = None
         self.fatal = None
         self.interrupted = False
         self.started = time.monotonic()
+        self.records = []  # JSON records of the games, in the order they ended
+        self.boards = {}  # game number -> {"kind": "svg"|"text", "frames": [...]}
         self._jsonl = None
+        self._boards = None
         self._listeners = []
         if config.out:
             os.makedirs(os.path.join(config.out, "stderr"), exist_ok=True)
@@ -85,6 +136,10 @@ class Match:
                 if old.endswith(".log"):
                     os.remove(os.path.join(config.out, "stderr", old))
             self._jsonl = open(os.path.join(config.out, "games.jsonl"), "w", encoding="utf-8")
+            self._boards = open(os.path.join(config.out, "boards.jsonl"), "w", encoding="utf-8")
+            with open(os.path.join(config.out, "games.pgn"), "w", encoding="utf-8"):
+                pass
+            self.write_report()
 
     def on_game(self, fn):
         """fn(record) is called (under the lock) after each counted game."""
@@ -94,9 +149,9 @@ class Match:
 
     def take(self):
         with self.lock:
-            if self.stop.is_set() or self.next_index >= self.cfg.games:
+            if self.stop.is_set() or self.next_index >= len(self.cfg.indices):
                 return None
-            i = self.next_index
+            i = self.cfg.indices[self.next_index]
             self.next_index += 1
             self.running += 1
             return i
@@ -106,26 +161,39 @@ class Match:
             self.running -= 1
             if rec is None:
                 return
+            j = rec["json"]
             if self._jsonl is not None:
-                self._jsonl.write(json.dumps(rec["json"], ensure_ascii=False) + "\n")
+                self._jsonl.write(json.dumps(j, ensure_ascii=False) + "\n")
                 self._jsonl.flush()
+            self.count(j, self.cfg.names)
             if rec["aborted"]:
-                self.aborted += 1
                 return
-            self.finished += 1
-            outcome = rec["a_outcome"]
-            self.total.add(outcome)
-            self.by_side[rec["a_side"]].add(outcome)
-            self.sides_tally.add(rec["p1_outcome"])
-            reason = rec["json"]["reason"]
-            self.reasons[reason] = self.reasons.get(reason, 0) + 1
-            if self.cfg.sprt is not None and self.sprt_decision is None:
+            self.records.append(j)
+            boards = rec.get("boards")
+            if boards is not None:
+                self.boards[j["game"]] = boards
+                if self._boards is not None:
+                    self._boards.write(json.dumps(dict(boards, game=j["game"]), ensure_ascii=False) + "\n")
+                    self._boards.flush()
+            if self.cfg.out:
+                with open(os.path.join(self.cfg.out, "games.pgn"), "a", encoding="utf-8") as f:
+                    f.write(records.pgn_game(j, self.pgn_meta()))
+            # A shard neither decides nor stops: only the merge of all shards may.
+            if self.cfg.sprt is not None and self.sprt_decision is None and self.cfg.shard is None:
                 decision = self.cfg.sprt.decide(*self.total.as_tuple())
                 if decision is not None:
                     self.sprt_decision = decision
                     self.stop.set()
+            if self.cfg.out:
+                self.write_report()
             for fn in self._listeners:
                 fn(rec)
+
+    def pgn_meta(self):
+        return {"event": self.cfg.event, "sides": self.cfg.sides, "start": self.cfg.start}
+
+    def write_report(self):
+        webreport.write(os.path.join(self.cfg.out, "report.html"), self)
 
     def fail(self, message):
         with self.lock:
@@ -136,7 +204,7 @@ class Match:
     # ---- running ---------------------------------------------------------------------------
 
     def run(self, progress=None, interval=0.5):
-        workers = [Worker(self, k + 1) for k in range(max(1, min(self.cfg.concurrency, self.cfg.games)))]
+        workers = [Worker(self, k + 1) for k in range(max(1, min(self.cfg.concurrency, self.cfg.planned)))]
         for w in workers:
             w.start()
         try:
@@ -157,6 +225,9 @@ class Match:
             if self._jsonl is not None:
                 self._jsonl.close()
                 self._jsonl = None
+            if self._boards is not None:
+                self._boards.close()
+                self._boards = None
         if progress is not None:
             progress(self)
         return self
@@ -170,6 +241,7 @@ class Worker(threading.Thread):
         self.wid = wid
         self.ref = None
         self.ref_failures = 0
+        self.svg = True  # until the referee refuses showboard svg
         self.players = [
             make_player(spec, self.cfg.game, self.cfg.settings, match.stop, self.cfg.trace, "%s#%d" % (name, wid))
             for spec, name in zip(self.cfg.specs, self.cfg.names)
@@ -216,6 +288,8 @@ class Worker(threading.Thread):
         try:
             rec = Game(self, index).play()
             self.ref_failures = 0
+            if self.cfg.out and index < self.cfg.board_limit and not rec["aborted"]:
+                rec["boards"] = self.render(rec["json"])
             return rec
         except Aborted:
             return None
@@ -231,6 +305,44 @@ class Worker(threading.Thread):
             return aborted_record(self.cfg, index, "referee failure", str(e))
 
 
+    def render(self, j):
+        """The board before the game and after each ply, drawn by the referee: ``showboard
+        svg``, or the text ``showboard`` when the referee has no SVG. None if it cannot."""
+        for _ in range(2):
+            try:
+                return self._render(j)
+            except _TextBoards:
+                continue  # drawn again, all in text
+            except (RefereeError, Aborted):
+                return None  # the game still counts, without boards
+        return None
+
+    def _render(self, j):
+        ref = self.referee()
+        ref.new_game(j["start"])
+        frames = [self._board(ref)]
+        for m in list(j["opening"]) + [e["move"] for e in j["moves"]]:
+            ok, _ = ref.play(m)
+            if not ok:
+                return None
+            frames.append(self._board(ref))
+        return {"kind": "svg" if self.svg else "text", "count": len(frames), "gz": webreport.pack(frames)}
+
+    def _board(self, ref):
+        if self.svg:
+            ok, text = ref.attempt("showboard svg")
+            if ok and "<svg" in text:
+                return text
+            self.svg = False
+            # frames drawn so far stay SVG only if all are; start the game over in text
+            raise _TextBoards()
+        return ref.ask("showboard")
+
+
+class _TextBoards(Exception):
+    pass
+
+
 def aborted_record(cfg, index, reason, detail):
     return {
         "aborted": True,
@@ -238,6 +350,7 @@ def aborted_record(cfg, index, reason, detail):
     }
 
 
+_HOST = socket.gethostname() or "?"
 _UNSAFE = re.compile(r"[^A-Za-z0-9_.+-]+")
 
 
@@ -252,6 +365,7 @@ class Game:
         self.log = []
         self.opening = None
         self.started = time.monotonic()
+        self.wall = time.time()
 
     def play(self):
         cfg, w = self.cfg, self.w
@@ -373,6 +487,8 @@ class Game:
             "detail": detail or "",
             "final": final,
             "seconds": round(time.monotonic() - self.started, 3),
+            "date": time.strftime("%Y.%m.%d", time.gmtime(self.wall)),
+            "site": _HOST,
         }
         if fault is not None:
             j["fault"] = fault

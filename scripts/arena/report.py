@@ -66,11 +66,16 @@ def final_report(match):
     lines.append(elo_line(t.w, t.l, t.d))
     if cfg.sprt is not None:
         lines.append(sprt_line(cfg.sprt, t.w, t.l, t.d, match.sprt_decision))
-    lines.append("%d of %d games finished." % (match.finished, cfg.games))
+    lines.append("%d of %d games finished." % (match.finished, cfg.planned))
     if match.aborted:
         lines.append("%d games aborted (not counted)." % match.aborted)
     lines.append("")
     lines.extend(table(cfg.names, t.w, t.l, t.d))
+    times = move_time_lines(match)
+    if times:
+        lines.append("")
+        lines.append("Time per move:")
+        lines.extend(times)
     lines.append("")
     lines.append("Result reasons:")
     for reason, count in sorted(match.reasons.items(), key=lambda kv: (-kv[1], kv[0])):
@@ -88,7 +93,7 @@ def summary(match):
         "game": cfg.game,
         "engines": list(cfg.names),
         "tc": [str(cfg.tc_of(0)), str(cfg.tc_of(1))],
-        "games_planned": cfg.games,
+        "games_planned": cfg.planned,
         "games_finished": match.finished,
         "games_aborted": match.aborted,
         "wins": t.w,
@@ -109,6 +114,26 @@ def summary(match):
     return out
 
 
+def duration(secs):
+    """12s, 3m05s, 2h07m."""
+    secs = int(round(secs))
+    if secs < 60:
+        return "%ds" % secs
+    if secs < 3600:
+        return "%dm%02ds" % (secs // 60, secs % 60)
+    return "%dh%02dm" % (secs // 3600, secs % 3600 // 60)
+
+
+def move_time_lines(match):
+    """Per engine: moves played, average and longest time per move."""
+    lines = []
+    for name in match.cfg.names:
+        n, total, worst = match.move_ms.get(name, (0, 0.0, 0.0))
+        if n:
+            lines.append("%s: %d moves, %.1f ms per move on average, %.1f ms at most" % (name, n, total / n, worst))
+    return lines
+
+
 class Progress:
     """The live one-line display on a terminal; elsewhere a line every ``every`` seconds."""
 
@@ -124,13 +149,17 @@ class Progress:
     def line(self, match):
         cfg = match.cfg
         t = match.total
-        text = "[%d/%d] %s vs %s: %d - %d - %d" % (match.finished + match.aborted, cfg.games, cfg.names[0], cfg.names[1], t.w, t.l, t.d)
+        done = match.finished + match.aborted
+        text = "[%d/%d] %s vs %s: %d - %d - %d" % (done, cfg.planned, cfg.names[0], cfg.names[1], t.w, t.l, t.d)
         if t.n:
             e, m = stats.elo(t.w, t.l, t.d)
             text += " [%.3f] Elo %s +/- %s LOS %.1f%%" % (stats.score(t.w, t.l, t.d), _f(e), _f(m), 100 * stats.los(t.w, t.l))
         if cfg.sprt is not None:
             text += " llr %.2f" % cfg.sprt.llr(t.w, t.l, t.d)
-        text += " | %d running, %ds" % (match.running, int(time.monotonic() - match.started))
+        elapsed = time.monotonic() - match.started
+        text += " | %d running, %s" % (match.running, duration(elapsed))
+        if 0 < done < cfg.planned:
+            text += ", ETA %s" % duration(elapsed / done * (cfg.planned - done))
         return text
 
     def __call__(self, match):

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """A GTP referee for the toy game (see toy.py), speaking the referee subset of tetrad's
-protocol. ``--crash-after N`` makes it exit after N commands (to test referee failures)."""
+protocol. ``--crash-after N`` makes it exit after N commands (to test referee failures);
+``showboard svg`` draws the pile (``--no-svg``: it answers ``?`` as a referee without SVG does)."""
 
 import argparse
 import os
@@ -16,6 +17,7 @@ def main():
     ap.add_argument("--crash-after", type=int, default=0)
     ap.add_argument("--games", default="toy")
     ap.add_argument("--pidfile")
+    ap.add_argument("--no-svg", action="store_true")
     args = ap.parse_args()
     if args.pidfile:
         with open(args.pidfile, "a") as f:
@@ -81,6 +83,14 @@ def main():
                 return False, str(e)
             state["history"].append(toy.play(pos(), m))
             return True, ""
+        if cmd == "showboard":
+            if a == ["svg"]:
+                if args.no_svg:
+                    return False, "syntax error: this command takes no arguments"
+                return True, toy.svg(pos())
+            if a:
+                return False, "syntax error"
+            return True, "\n" + toy.diagram(pos())
         if cmd == "undo":
             if len(state["history"]) < 2:
                 return False, "cannot undo"

@@ -1,7 +1,10 @@
 """Real matches of tetrad against itself, refereed by tetrad. Skipped when
 target/release/tetrad has not been built, and per game when tetrad does not play it."""
 
+import json
+import multiprocessing
 import os
+import re
 import subprocess
 import sys
 import unittest
@@ -9,6 +12,7 @@ import unittest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from arena_harness import TETRAD, run_arena  # noqa: E402
+from pgncheck import assert_pgn_matches  # noqa: E402
 
 GAMES = ("poddavki", "phutball", "diamond", "pods-standard", "pods-advanced")
 
@@ -23,15 +27,19 @@ def _ask_tetrad(commands):
         return None
     answers = {}
     for block in p.stdout.decode("utf-8", "replace").split("\n\n"):
-        block = block.strip()
-        if block[:1] in ("=", "?"):
-            head, _, rest = block[1:].partition(" ")
-            if head.isdigit():
-                answers[int(head)] = (block[0] == "=", rest.strip())
+        m = re.match(r"^([=?])(\d+)(.*)$", block.strip(), re.S)
+        if m:
+            answers[int(m.group(2))] = (m.group(1) == "=", m.group(3).strip())
     return answers
 
 
 _PLAYS = {}
+
+
+def identity(run):
+    """The run's match.json: the start position and the sides, as the referee gave them."""
+    with open(os.path.join(run.dir, "match.json"), encoding="utf-8") as f:
+        return json.load(f)
 
 
 def needs(game):
@@ -45,6 +53,13 @@ def needs(game):
     if not _PLAYS[game]:
         # Every game of the contract is built in: a game that cannot start is a failure.
         raise AssertionError("tetrad cannot start %s" % game)
+
+
+def referee_has_svg():
+    """Whether this tetrad answers ``showboard svg`` (so the report draws SVG boards)."""
+    a = _ask_tetrad(["set_game poddavki", "showboard svg"]) or {}
+    ok, text = a.get(2, (False, ""))
+    return ok and "<svg" in text
 
 
 # ARENA_GAMES=20 turns the self-play tests into the full acceptance run.
@@ -70,6 +85,8 @@ class TetradSelfPlayTest(unittest.TestCase):
             self.assertGreater(g["plies"], 0)
         for reason in r.reasons():  # only results by the rules or by adjudication
             self.assertTrue(reason.startswith("Draw") or " wins" in reason, reason)
+        ident = identity(r)
+        assert_pgn_matches(self, r, ident["start"], ident["sides"])
         return r
 
 
@@ -77,6 +94,31 @@ for _game in GAMES:
     def _test(self, game=_game):
         self.play(game)
     setattr(TetradSelfPlayTest, "test_" + _game.replace("-", "_"), _test)
+
+
+class RecordsPerGameTest(unittest.TestCase):
+    """Depth-limited tetrad matches of every game: games.pgn parses back to the games of
+    games.jsonl. ARENA_RECORD_GAMES=20 for the full acceptance run (default 6)."""
+
+    GAMES = int(os.environ.get("ARENA_RECORD_GAMES", "6"))
+
+    def records(self, game):
+        needs(game)
+        engines = ["cmd=%s,name=g,proto=gtp,depth=1" % TETRAD, "cmd=%s,name=u,proto=ugi,depth=1" % TETRAD]
+        r = run_arena(engines, "--games", self.GAMES, "--tc", "inf", "--concurrency", 2, "--max-plies", 150,
+                      "--random-plies", 3, "--seed", 5, "--report-boards", 0, game=game, referee=None,
+                      timeout=60 + 5 * self.GAMES)
+        self.assertEqual(r.code, 0, r)
+        self.assertEqual(len(r.games), self.GAMES)
+        ident = identity(r)
+        parsed = assert_pgn_matches(self, r, ident["start"], ident["sides"])
+        self.assertEqual(len(parsed), self.GAMES)
+
+
+for _game in GAMES:
+    def _test(self, game=_game):
+        self.records(game)
+    setattr(RecordsPerGameTest, "test_" + _game.replace("-", "_"), _test)
 
 
 class TetradStrengthTest(unittest.TestCase):
@@ -92,6 +134,84 @@ class TetradStrengthTest(unittest.TestCase):
         self.assertGreater(w, l, r.out)
         los = float(r.out.split("LOS: ")[1].split(" %")[0])
         self.assertGreater(los, 99.0, r.out)
+
+
+def _draughts():
+    try:
+        import draughts  # noqa: F401
+        from draughts.PDN import PDNReader  # noqa: F401
+    except ImportError:
+        text = "the PDN check needs pydraughts (pip install pydraughts)"
+        if os.environ.get("ARENA_REQUIRE_TEST_DEPS") == "1":
+            raise AssertionError(text + "; ARENA_REQUIRE_TEST_DEPS=1 makes that a failure")
+        raise unittest.SkipTest(text)
+    return draughts
+
+
+def _pieces(fen):
+    """{(colour, square)} of a W:W...:B... position string, kings as 'K' + square."""
+    out = set()
+    for part in fen.split(":")[1:]:
+        colour, squares = part[:1], part[1:]
+        out.update((colour, sq) for sq in squares.split(",") if sq)
+    return out
+
+
+def _replay(args):
+    """Replay one PDN game with pydraughts (in a worker process: its move generator is slow).
+    Returns (round, None or the first illegal move's description, final pieces, moves left)."""
+    import draughts
+    round_, variant, fen, moves = args
+    board = draughts.Board(variant, fen)
+    for k, mv in enumerate(moves):
+        try:
+            move = draughts.Move(board, pdn_move=mv)
+        except (KeyError, ValueError, IndexError) as e:
+            legal = [m.pdn_move for m in board.legal_moves()]
+            return round_, "ply %d: pydraughts finds %s illegal (%r; legal: %s)" % (k + 1, mv, e, legal), None, None
+        board.push(move)
+    return round_, None, sorted(_pieces(board.fen)), len(board.legal_moves())
+
+
+class PoddavkiPdnTest(unittest.TestCase):
+    """pydraughts, a PDN reader other programs use, reads every Poddavki game the arena
+    writes and replays it as legal under its Russian-draughts rules."""
+
+    GAMES = int(os.environ.get("ARENA_PDN_GAMES", "20"))
+
+    def test_pydraughts_replays_every_game(self):
+        needs("poddavki")
+        _draughts()
+        from draughts.PDN import PDNReader
+        engines = ["cmd=%s,name=d2,proto=gtp,depth=2" % TETRAD, "cmd=%s,name=d1,proto=ugi,depth=1" % TETRAD]
+        r = run_arena(engines, "--games", self.GAMES, "--tc", "inf", "--concurrency", 2, "--max-plies", 200,
+                      "--random-plies", 4, "--seed", 11, "--report-boards", 0, game="poddavki", referee=None,
+                      timeout=120)
+        self.assertEqual(r.code, 0, r)
+        ident = identity(r)
+        assert_pgn_matches(self, r, ident["start"], ident["sides"])
+        games = PDNReader(filename=os.path.join(r.dir, "games.pgn")).games
+        self.assertEqual(len(games), self.GAMES)
+        by_number = {g["game"]: g for g in r.games}
+        jobs = []
+        for pdn in games:
+            rec = by_number[int(pdn.tags["Round"])]
+            self.assertEqual(pdn.variant, "russian")
+            self.assertEqual(pdn.game_ending, rec["result"])
+            self.assertEqual(len(pdn.moves), len(rec["opening"]) + rec["plies"])
+            jobs.append((rec["game"], pdn.variant, pdn.tags.get("FEN", "startpos"), pdn.moves))
+        with multiprocessing.Pool(2) as pool:
+            replays = pool.map(_replay, jobs)
+        ends = {}
+        for number, error, pieces, left in replays:
+            rec = by_number[number]
+            self.assertIsNone(error, "game %d" % number)
+            self.assertEqual(pieces, sorted(_pieces(rec["final"])), "game %d" % number)
+            reason = rec["reason"].rsplit("(", 1)[-1].rstrip(")")
+            ends[reason] = ends.get(reason, 0) + 1
+            if reason == "no-moves":  # the side to move is stuck, and wins
+                self.assertEqual(left, 0, "game %d" % number)
+        self.assertGreater(ends.get("no-moves", 0), 0, ends)
 
 
 if __name__ == "__main__":

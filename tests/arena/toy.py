@@ -36,6 +36,22 @@ def fmt(p):
     return "%d %s %d" % (p.pile, "ns"[p.side], p.waits)
 
 
+def diagram(p):
+    """The text board: the pile as a row of stones."""
+    return "pile %2d  %s\n%s to move" % (p.pile, "o" * p.pile, SIDES[p.side])
+
+
+def svg(p):
+    """The board as SVG over several lines (as a multi-line GTP answer), one circle a stone."""
+    lines = ['<svg xmlns="http://www.w3.org/2000/svg" width="240" height="120" viewBox="0 0 240 120">',
+             '<rect width="240" height="120" fill="#eed"/>']
+    for k in range(p.pile):
+        lines.append('<circle class="stone" cx="%d" cy="%d" r="8" fill="#333"/>' % (15 + 30 * (k % 7), 15 + 20 * (k // 7)))
+    lines.append('<text x="5" y="115" font-size="12">%s to move</text>' % SIDES[p.side])
+    lines.append("</svg>")
+    return "\n".join(lines)
+
+
 def result(p):
     """('ongoing',), ('draw', reason) or ('win', side index, reason)."""
     if p.pile == 0:
