@@ -529,6 +529,8 @@ mod tests {
         }
     }
 
+    impl crate::render::Draw for Faulty {}
+
     /// Input whose end comes a while after its last line, so that no command is cut short by
     /// the end of input.
     struct LateEnd(Cursor<&'static str>);

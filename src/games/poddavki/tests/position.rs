@@ -111,6 +111,7 @@ fn diagram_has_no_empty_lines_and_shows_every_piece() {
         "1  W   .   .   .",
         "   a b c d e f g h",
         "black to move",
+        "legend: w white man, W white king, b black man, B black king, . empty",
     ];
     assert_eq!(lines, expect);
     assert!(lines[9].contains("black"));
