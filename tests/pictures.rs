@@ -152,7 +152,7 @@ fn svg_and_layout_of_start_and_mid_game_positions() {
         check_position(&mut e, game);
         // The last move is marked, on its points.
         let lay = layout(&mut e);
-        let last = moves.split(' ').last().expect("a move");
+        let last = moves.split(' ').next_back().expect("a move");
         assert_eq!(lay["last_move"]["move"].as_str(), Some(last), "{game}");
         let marked: Vec<&str> = lay["last_move"]["points"]
             .as_array()
