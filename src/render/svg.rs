@@ -226,6 +226,27 @@ fn status_lines(pic: &Picture) -> Vec<String> {
     if let Some((mv, _)) = &pic.last_move {
         out.push(format!("last move: {mv}"));
     }
+    let goals: Vec<String> = b
+        .groups
+        .iter()
+        .filter(|g| g.kind == "scoring_rows")
+        .filter_map(|g| {
+            let mut rows: Vec<f64> = g
+                .points
+                .iter()
+                .filter_map(|name| point_xy(b, name).map(|p| p.1))
+                .collect();
+            rows.dedup();
+            let rows: Vec<String> = rows.iter().map(|r| n(*r)).collect();
+            Some(format!("{} {}", b.sides[g.side?].name, rows.join("-")))
+        })
+        .collect();
+    if !goals.is_empty() {
+        out.push(format!(
+            "the ball ending a move on these rows wins: {}",
+            goals.join(", ")
+        ));
+    }
     if let Some(hands) = &pic.hands {
         let text: Vec<String> = hands
             .iter()
@@ -306,9 +327,9 @@ fn leg_path(f: &Frame, cx: f64, cy: f64, leg: &Leg) -> String {
     let (ux, uy) = (leg.dx as f64 / len, -(leg.dy as f64) / len);
     let r0 = f.unit * 0.27;
     let r1 = if leg.long {
-        f.unit * 0.5
+        f.unit * 0.56
     } else {
-        f.unit * 0.38
+        f.unit * 0.42
     };
     let (x0, y0) = (cx + ux * r0, cy + uy * r0);
     let (x1, y1) = (cx + ux * r1, cy + uy * r1);
