@@ -285,3 +285,21 @@ fn showboard_arguments() {
         "{text}"
     );
 }
+
+/// Where every point can take a first placement, the first moves name exactly the layout's
+/// points: no layout point is unknown to the notation.
+#[test]
+fn first_placements_name_exactly_the_layout_points() {
+    let mut e = Engine::start(&[]);
+    for game in ["diamond", "pods-advanced"] {
+        assert_eq!(e.gtp(&format!("set_game {game}")), "=");
+        let names = point_names(&layout(&mut e));
+        let moves = e.gtp("legal_moves");
+        let used: BTreeSet<String> = moves
+            .trim_start_matches('=')
+            .split(' ')
+            .flat_map(move_points)
+            .collect();
+        assert_eq!(used, names, "{game}");
+    }
+}
