@@ -6,6 +6,7 @@ use std::sync::{Arc, Mutex};
 
 use crate::games::{self, diamond, phutball, poddavki, pods, DrawTracker, Game, RuleError, Side};
 use crate::games::{Outcome, Terminal};
+use crate::render::{self, Draw, Picture};
 use crate::search::{self, Params, Table};
 
 /// One `info` report of a running search, with the PV already in notation.
@@ -65,6 +66,9 @@ pub trait AnyGame: Send {
     /// Perft from the current position, interruptible through `stop`.
     fn perft_job(&self, depth: u32, stop: Arc<AtomicBool>) -> PerftJob;
     fn render(&self) -> String;
+    /// The position as a picture (board, pieces, last move, result) for `showboard svg` and
+    /// `board_layout`.
+    fn picture(&self) -> Picture;
     fn set_option(&mut self, name: &str, value: &str) -> Result<bool, RuleError>;
     fn options(&self) -> Vec<(&'static str, String)>;
     /// A new, empty table of that size, allocated when [`AnyGame::prepare_hash`] is called (or
@@ -83,6 +87,8 @@ pub struct GameState<G: Game> {
     pos: G::Pos,
     /// Positions before each move played, for undo.
     undo: Vec<G::Pos>,
+    /// Canonical notation of each move played, parallel to `undo` (for the last-move mark).
+    played: Vec<String>,
     tracker: DrawTracker,
     tt: Arc<Mutex<Table<G::Move>>>,
 }
@@ -97,6 +103,7 @@ impl<G: Game> GameState<G> {
             game,
             pos,
             undo: Vec::new(),
+            played: Vec::new(),
             tracker,
             tt: Arc::new(Mutex::new(Table::new(DEFAULT_HASH_MIB))),
         }
@@ -106,6 +113,7 @@ impl<G: Game> GameState<G> {
         self.tracker = DrawTracker::new(self.game.hash(&pos));
         self.pos = pos;
         self.undo.clear();
+        self.played.clear();
     }
 
     fn table(&self) -> std::sync::MutexGuard<'_, Table<G::Move>> {
@@ -128,7 +136,7 @@ fn format_line<G: Game>(game: &G, pos: &G::Pos, moves: &[G::Move]) -> Vec<String
     out
 }
 
-impl<G: Game> AnyGame for GameState<G> {
+impl<G: Game + Draw> AnyGame for GameState<G> {
     fn name(&self) -> &'static str {
         self.game.name()
     }
@@ -152,6 +160,7 @@ impl<G: Game> AnyGame for GameState<G> {
     }
     fn setup(&mut self, fen: Option<&str>, moves: &[String]) -> Result<(), RuleError> {
         let saved = (self.pos.clone(), self.undo.clone(), self.tracker.clone());
+        let played = self.played.clone();
         let result = (|| {
             match fen {
                 Some(text) => self.set_position(text)?,
@@ -161,6 +170,7 @@ impl<G: Game> AnyGame for GameState<G> {
         })();
         if result.is_err() {
             (self.pos, self.undo, self.tracker) = saved;
+            self.played = played;
         }
         result
     }
@@ -174,12 +184,14 @@ impl<G: Game> AnyGame for GameState<G> {
         let next = self.game.make(&self.pos, mv);
         self.tracker.push(self.game.hash(&next), progress);
         self.undo.push(std::mem::replace(&mut self.pos, next));
+        self.played.push(canonical.clone());
         Ok(canonical)
     }
     fn undo(&mut self) -> bool {
         match self.undo.pop() {
             Some(prev) => {
                 self.pos = prev;
+                self.played.pop();
                 self.tracker.pop();
                 true
             }
@@ -215,6 +227,18 @@ impl<G: Game> AnyGame for GameState<G> {
     }
     fn render(&self) -> String {
         self.game.render(&self.pos)
+    }
+    fn picture(&self) -> Picture {
+        let mut pic = self.game.picture(&self.pos);
+        pic.last_move = self
+            .played
+            .last()
+            .map(|m| (m.clone(), render::move_points(m)));
+        pic.result = self.result().map(|t| {
+            let word = result_word(self.game.side_names(), Some(t));
+            (word.to_string(), t.reason.to_string())
+        });
+        pic
     }
     fn set_option(&mut self, name: &str, value: &str) -> Result<bool, RuleError> {
         let known = self.game.set_option(name, value)?;

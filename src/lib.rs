@@ -7,5 +7,6 @@ pub mod engine;
 pub mod fuzz;
 pub mod games;
 pub mod protocol;
+pub mod render;
 pub mod search;
 pub mod session;

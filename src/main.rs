@@ -51,6 +51,70 @@ enum Command {
         #[arg(long)]
         game: Option<String>,
     },
+    /// Writes a picture of a position as SVG (see protocol.md, `showboard svg`).
+    Render {
+        #[command(flatten)]
+        at: At,
+        /// Output file (default: stdout).
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<String>,
+    },
+    /// Writes the board layout of a position as JSON (see protocol.md, `board_layout`).
+    Layout {
+        #[command(flatten)]
+        at: At,
+        /// Output file (default: stdout).
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<String>,
+    },
+}
+
+/// The position a `render` or `layout` shows.
+#[derive(clap::Args, Debug)]
+struct At {
+    /// Game: poddavki, phutball, diamond, pods-standard (pods), pods-advanced.
+    #[arg(long, default_value = "poddavki")]
+    game: String,
+    /// Position string (default: the start position).
+    #[arg(long, value_name = "POS")]
+    position: Option<String>,
+    /// Moves played from the position, in order (the last one is marked).
+    #[arg(long, num_args = 1.., value_name = "MOVE")]
+    moves: Vec<String>,
+}
+
+/// `render` / `layout`: sets the position up in a session and writes its picture.
+fn picture_command(mut session: Session, at: &At, svg: bool, output: Option<&str>) -> ExitCode {
+    if let Err(e) = session.set_game(&at.game) {
+        eprintln!("tetrad: --game: {e}");
+        return ExitCode::from(2);
+    }
+    if let Err(e) = session.setup(at.position.as_deref(), &at.moves) {
+        eprintln!("tetrad: {e}");
+        return ExitCode::from(2);
+    }
+    let pic = session.game().picture();
+    let mut text = if svg {
+        tetrad::render::svg::svg(&pic)
+    } else {
+        tetrad::render::json::layout(&pic)
+    };
+    if !text.ends_with('\n') {
+        text.push('\n');
+    }
+    let written = match output {
+        Some(path) => std::fs::write(path, text).map_err(|e| format!("{path}: {e}")),
+        None => std::io::stdout()
+            .write_all(text.as_bytes())
+            .map_err(|e| e.to_string()),
+    };
+    match written {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("tetrad: cannot write: {e}");
+            ExitCode::from(1)
+        }
+    }
 }
 
 fn main() -> ExitCode {
@@ -83,6 +147,15 @@ fn main() -> ExitCode {
                 return ExitCode::from(2);
             }
         }
+    }
+    match &cli.command {
+        Some(Command::Render { at, output }) => {
+            return picture_command(session, at, true, output.as_deref())
+        }
+        Some(Command::Layout { at, output }) => {
+            return picture_command(session, at, false, output.as_deref())
+        }
+        _ => {}
     }
     if let Err(e) = session.set_game(&cli.game) {
         eprintln!("tetrad: --game: {e}");

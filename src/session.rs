@@ -625,6 +625,8 @@ mod tests {
         }
     }
 
+    impl crate::render::Draw for Faulty {}
+
     fn run(dialect: Dialect, input: &'static str) -> String {
         let session = Session {
             game: Box::new(engine::GameState::new(Faulty)),
@@ -636,7 +638,6 @@ mod tests {
             protocol::run(session, Some(dialect), Cursor::new(input), &mut out);
             let _ = tx.send(String::from_utf8_lossy(&out).to_string());
         });
-        // Before the fix the loop waited for ever for the dead search thread.
         rx.recv_timeout(Duration::from_secs(20))
             .expect("the engine must answer after a search panicked")
     }

@@ -7,6 +7,7 @@ use super::parse::{self, Gtp as Cmd, KgsTime, GTP_COMMANDS};
 use super::reader::LineError;
 use super::{Flow, Io};
 use crate::engine::SearchReport;
+use crate::render;
 use crate::session::{SearchEvent, Session, MAX_LISTED_MOVES};
 
 #[derive(Default)]
@@ -236,6 +237,11 @@ fn execute(session: &mut Session, cmd: Cmd) -> Answer {
         }),
         Cmd::SideToMove => Ok(session.side_name(session.game().side_to_move()).into()),
         Cmd::Showboard => Ok(format!("\n{}", session.game().render())),
+        Cmd::ShowboardSvg => Ok(format!("\n{}", render::svg::svg(&session.game().picture()))),
+        Cmd::BoardLayout => Ok(format!(
+            "\n{}",
+            render::json::layout(&session.game().picture())
+        )),
         Cmd::SetOption { name, value } => session.set_option(&name, &value).map(|_| String::new()),
         Cmd::ListOptions => Ok(session
             .option_list()

@@ -71,6 +71,10 @@ pub enum Gtp {
     GameResult,
     SideToMove,
     Showboard,
+    /// `showboard svg`: the board as an SVG document.
+    ShowboardSvg,
+    /// `board_layout`: the board's geometry and the position as JSON.
+    BoardLayout,
     SetOption {
         name: String,
         value: String,
@@ -129,6 +133,7 @@ pub const GTP_COMMANDS: &[&str] = &[
     "game_result",
     "side_to_move",
     "showboard",
+    "board_layout",
     "set_option",
     "list_options",
     "time_settings",
@@ -210,7 +215,12 @@ pub fn gtp_command(cmd: &str, args: &str) -> Result<Gtp, String> {
         "perft" => Ok(Perft(whole(args, uint::<u32>, "a depth")?)),
         "game_result" => no_args(GameResult, args),
         "side_to_move" => no_args(SideToMove, args),
-        "showboard" => no_args(Showboard, args),
+        "showboard" if args.eq_ignore_ascii_case("svg") => Ok(ShowboardSvg),
+        "showboard" if !args.is_empty() => {
+            Err("syntax error: showboard takes no argument or 'svg'".into())
+        }
+        "showboard" => Ok(Showboard),
+        "board_layout" => no_args(BoardLayout, args),
         "set_option" => {
             let (name, value) = whole(
                 args,

@@ -1,10 +1,11 @@
 //! Diamond (Larry Back): make a square of four on the 62-point snub-square board.
-//! Rules: `shared/rules/diamond.md`. Black (P1) moves first; White (P2) may `swap` once.
+//! Rules: `docs/rules/diamond.md`. Black (P1) moves first; White (P2) may `swap` once.
 
 mod board;
 mod eval;
 mod movegen;
 mod notation;
+mod picture;
 mod playout;
 mod position;
 pub mod suites;

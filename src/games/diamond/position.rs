@@ -298,6 +298,10 @@ impl Pos {
             self.hand[1],
             self.counter
         ));
+        lines.push(
+            "legend: B black, W white, N neutral, . empty; - | / \\ lines (cells without a diagonal are the squares)"
+                .to_string(),
+        );
         lines.join("\n")
     }
 }

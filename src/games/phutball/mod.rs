@@ -1,4 +1,4 @@
-//! Phutball (Philosopher's Football), per `rules/phutball.md`: Red (first mover) scores on rows
+//! Phutball (Philosopher's Football), per `docs/rules/phutball.md`: Red (first mover) scores on rows
 //! 19–20, Blue on rows 0–1; men are shared, the ball moves by chains of jumps.
 //!
 //! Search support: an exact "score now" solver ([`Phutball::winning_move`]), threat detection and
@@ -10,6 +10,7 @@ pub mod eval;
 pub mod movegen;
 pub mod notation;
 pub mod paths;
+mod picture;
 pub mod position;
 pub mod scoring;
 pub mod stateset;

@@ -315,5 +315,6 @@ pub fn render(pos: &Pos) -> String {
     } else {
         "blue to move"
     });
+    s.push_str("\nlegend: O ball, X man, . empty, - empty on a goal line");
     s
 }

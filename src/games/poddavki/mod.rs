@@ -1,4 +1,4 @@
-//! Poddavki: giveaway Russian draughts (rules: shared/rules/poddavki.md). Russian draughts move
+//! Poddavki: giveaway Russian draughts (rules: `docs/rules/poddavki.md`). Russian draughts move
 //! rules (flying kings, Turkish strike, compulsory capture without majority rule); the side to
 //! move without a legal move wins.
 
@@ -6,6 +6,7 @@ mod board;
 mod eval;
 mod movegen;
 mod notation;
+mod picture;
 mod playout;
 mod position;
 #[cfg(test)]

@@ -153,5 +153,6 @@ pub fn render(p: &Position) -> String {
     lines.push("   a b c d e f g h".to_string());
     let who = if p.stm == WHITE { "white" } else { "black" };
     lines.push(format!("{who} to move"));
+    lines.push("legend: w white man, W white king, b black man, B black king, . empty".to_string());
     lines.join("\n")
 }

@@ -1,5 +1,5 @@
 //! Pods ("Pod Cave", Vincent Everaert 2010), standard and advanced rules
-//! (see /work/shared/rules/pods.md).
+//! (rules: `docs/rules/pods.md`).
 //!
 //! The board's missing lines and the pod table are data (`pods.dat`, replaceable at run time);
 //! the `Pods` value carries them with tables precomputed for the four rotations.
@@ -17,6 +17,7 @@ pub mod movegen;
 #[cfg(test)]
 mod naive;
 mod notation;
+mod picture;
 pub mod position;
 pub mod solver;
 #[cfg(test)]

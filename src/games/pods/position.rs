@@ -361,6 +361,9 @@ pub fn render(pos: &Pos, geo: &Geometry) -> String {
         if pos.side == 0 { "white" } else { "black" },
         u32::from(pos.rot) * 90
     ));
+    out.push_str(
+        "\nlegend: A-N white pods, a-n black pods, . empty; - | / \\ lines, X both diagonals",
+    );
     out
 }
 

@@ -338,7 +338,7 @@ fn render_draws_every_point_without_empty_lines() {
     let p = setup("b5 c5", "e4", "d7", 'w', [0, 0], 3);
     let text = Diamond.render(&p);
     assert!(text.lines().all(|l| !l.trim().is_empty()));
-    assert_eq!(text.lines().count(), 17);
+    assert_eq!(text.lines().count(), 18);
     let cells: usize = text
         .lines()
         .take(15)

@@ -60,7 +60,7 @@ fn render_has_no_empty_lines() {
     let r = g().render(&p);
     assert!(r.lines().all(|l| !l.trim().is_empty()));
     assert!(r.contains('O') && r.contains('X') && r.contains("blue to move"));
-    assert_eq!(r.lines().count(), 21 + 3);
+    assert_eq!(r.lines().count(), 21 + 4);
 }
 
 #[test]

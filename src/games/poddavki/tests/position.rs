@@ -91,7 +91,7 @@ fn diagram_has_no_empty_lines_and_shows_every_piece() {
     let text = render(&p);
     assert!(text.lines().all(|l| !l.trim().is_empty()), "{text}");
     let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines.len(), 10);
+    assert_eq!(lines.len(), 11);
     assert!(
         lines[0].starts_with('8') && lines[0].ends_with('B'),
         "{text}"
@@ -111,6 +111,7 @@ fn diagram_has_no_empty_lines_and_shows_every_piece() {
         "1  W   .   .   .",
         "   a b c d e f g h",
         "black to move",
+        "legend: w white man, W white king, b black man, B black king, . empty",
     ];
     assert_eq!(lines, expect);
     assert!(lines[9].contains("black"));
