@@ -87,6 +87,7 @@ pub fn engine_move(g: &dyn AnyGame, limits: Limits) -> String {
     let params = Params {
         limits,
         move_overhead_ms: 0,
+        seed: 0,
     };
     let job = g.search_job(params, Arc::new(AtomicBool::new(false)), Box::new(|_| {}));
     job().best.expect("a move in a running game")

@@ -82,6 +82,7 @@ fn run(stones: u32, limits: Limits) -> SearchResult<u32> {
     let params = Params {
         limits,
         move_overhead_ms: 0,
+        seed: 0,
     };
     search(
         &game,
