@@ -381,6 +381,8 @@ impl Session {
             // Options of other games are kept for when those games come back.
             let _ = game.set_option(n, v);
         }
+        // From the start position under those options (Pods' rotation).
+        game.new_game();
         game.set_hash_mib(self.options.hash_mib);
         self.game = game;
         self.serial += 1;
@@ -774,6 +776,57 @@ mod tests {
         // Before the fix the loop waited for ever for the dead search thread.
         rx.recv_timeout(Duration::from_secs(20))
             .expect("the engine must answer after a search panicked")
+    }
+
+    #[test]
+    fn the_option_table_declares_each_option_once_with_its_real_default() {
+        let session = Session::new();
+        let mut keys = Vec::new();
+        for o in ENGINE_OPTIONS {
+            assert_eq!((o.get)(&session), o.default, "{}", o.gtp);
+            if o.kind != Kind::Button {
+                assert_eq!(
+                    o.kind.parse(o.gtp, o.default).map(|v| v.text()),
+                    Ok(o.default.into())
+                );
+            }
+            keys.extend([options::key(o.gtp), options::key(o.ugi)]);
+            keys.extend(o.aliases.iter().map(|a| options::key(a)));
+        }
+        keys.extend(game_option_decls().iter().map(|d| options::key(d.name)));
+        keys.sort();
+        keys.dedup();
+        // An option's GTP and UGI names may be one key; no two options may share a key.
+        let per_option = ENGINE_OPTIONS
+            .iter()
+            .map(|o| {
+                let mut k = vec![options::key(o.gtp), options::key(o.ugi)];
+                k.dedup();
+                k.len() + o.aliases.len()
+            })
+            .sum::<usize>()
+            + game_option_decls().len();
+        assert_eq!(keys.len(), per_option);
+    }
+
+    #[test]
+    fn search_limit_options_cap_the_limits_asked_for() {
+        let mut s = Session::new();
+        s.set_option("depth", "3").expect("depth");
+        s.set_option("Nodes", "5000").expect("nodes");
+        let asked = Limits {
+            depth: Some(9),
+            movetime: Some(200),
+            ..Limits::default()
+        };
+        let capped = s.capped(asked);
+        assert_eq!(
+            (capped.depth, capped.nodes, capped.movetime),
+            (Some(3), Some(5000), Some(200))
+        );
+        s.set_option("depth", "off").expect("depth off");
+        assert_eq!(s.capped(asked).depth, Some(9));
+        assert!(s.has_search_caps());
     }
 
     #[test]

@@ -127,10 +127,13 @@ impl GtpTime {
             None
         };
         // Without `time_left`: at the start of the game, in main time if there is any.
-        let (time, stones) = left.unwrap_or(match byo {
-            Some(_) if self.main == 0 => (self.byo, self.stones),
-            _ => (self.main, 0),
-        });
+        let (time, stones) = match (left, byo) {
+            (Some(left), _) => left,
+            (None, Some(_)) if self.main == 0 => (self.byo, self.stones),
+            // Only a `time_left` of another game or of the other side: no clock known.
+            (None, _) if self.main == 0 => return None,
+            (None, _) => (self.main, 0),
+        };
         if stones > 0 {
             return Some(period(time, stones));
         }
@@ -462,7 +465,67 @@ impl Gtp {
 
 #[cfg(test)]
 mod tests {
-    use super::{frame, is_quit};
+    use super::{frame, is_quit, GtpTime};
+    use crate::games::Side;
+    use crate::search::{Clock, Limits};
+
+    fn clock(remaining: u64, movestogo: Option<u32>) -> Option<Limits> {
+        Some(Limits {
+            clock: Some(Clock {
+                remaining,
+                increment: 0,
+                movestogo,
+            }),
+            ..Limits::default()
+        })
+    }
+
+    fn movetime(ms: u64) -> Option<Limits> {
+        Some(Limits {
+            movetime: Some(ms),
+            ..Limits::default()
+        })
+    }
+
+    #[test]
+    fn every_time_system_with_and_without_time_left() {
+        let at = |t: &GtpTime| t.limits(Side::P1, 0, 50);
+        // No clock: `time_settings` never sent, `kgs-time_settings none`, B > 0 with S = 0.
+        assert_eq!(at(&GtpTime::default()), None);
+        assert_eq!(at(&GtpTime::settings(0.0, 1.0, 0)), None);
+        assert_eq!(at(&GtpTime::settings(300.0, 5.0, 0)), None);
+        // Absolute.
+        let mut t = GtpTime::settings(60.0, 0.0, 0);
+        assert_eq!(at(&t), clock(60_000, None));
+        t.set_left(Side::P1, 30.0, 0, 0);
+        assert_eq!(at(&t), clock(30_000, None));
+        // Byo-yomi without main time: each move may use its whole period but the overhead.
+        let mut t = GtpTime::settings(0.0, 30.0, 1);
+        assert_eq!(at(&t), movetime(29_950));
+        t.set_left(Side::P1, 20.0, 1, 0);
+        assert_eq!(at(&t), movetime(19_950));
+        // Main time before byo-yomi: the more generous of the two budgets.
+        let mut t = GtpTime::settings(600.0, 30.0, 1);
+        assert_eq!(at(&t), movetime(29_950));
+        t.set_left(Side::P1, 0.0, 0, 0);
+        assert_eq!(at(&t), movetime(29_950));
+        let t = GtpTime::settings(3600.0, 1.0, 1);
+        assert_eq!(at(&t), clock(3_600_000, None));
+        // Canadian: main time, then B seconds for S stones.
+        let mut t = GtpTime::settings(0.0, 300.0, 25);
+        assert_eq!(at(&t), clock(300_000, Some(25)));
+        t.set_left(Side::P1, 250.0, 20, 0);
+        assert_eq!(at(&t), clock(250_000, Some(20)));
+        let mut t = GtpTime::settings(600.0, 300.0, 25);
+        t.set_left(Side::P1, 0.0, 0, 0);
+        assert_eq!(at(&t), clock(300_000, Some(25)));
+        // `time_left` alone is a clock; a new game forgets it.
+        let mut t = GtpTime::default();
+        t.set_left(Side::P1, 5.0, 0, 0);
+        assert_eq!(at(&t), clock(5_000, None));
+        assert_eq!(t.limits(Side::P1, 1, 50), None);
+        assert_eq!(t.limits(Side::P2, 0, 50), None);
+    }
 
     #[test]
     fn quit_is_recognised_as_the_front_end_reads_it() {
