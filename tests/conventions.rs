@@ -274,6 +274,36 @@ fn d_eval_and_go_perft_as_in_stockfish() {
         .sum();
     assert_eq!(split, 302);
     assert!(lines[0].starts_with("a3-b4: "));
+    assert_eq!(e.line(), "");
+    // A game without listed terms prints its total only.
+    e.send("setoption name UCI_Variant value diamond");
+    e.send("eval");
+    let total = e.line();
+    assert!(
+        total.starts_with("Total evaluation: ")
+            && total.ends_with(" (for black, the side to move)"),
+        "{total}"
+    );
+}
+
+#[test]
+fn bestmove_names_a_ponder_move_only_when_asked() {
+    let (mut e, _) = ugi(&[]);
+    e.send("position startpos");
+    e.send("go depth 4");
+    let plain = e.until("bestmove").pop().unwrap_or_default();
+    assert_eq!(plain.split(' ').count(), 2, "{plain}");
+    e.send("setoption name Ponder value true");
+    e.send("go depth 4");
+    let lines = e.until("bestmove");
+    let best: Vec<&str> = lines[lines.len() - 1].split(' ').collect();
+    let pv: Vec<&str> = lines[lines.len() - 2]
+        .split(" pv ")
+        .nth(1)
+        .unwrap_or_default()
+        .split(' ')
+        .collect();
+    assert_eq!(best, ["bestmove", pv[0], "ponder", pv[1]], "{lines:?}");
 }
 
 #[test]
