@@ -470,7 +470,8 @@ impl Session {
             .iter()
             .find(|(alias, _)| alias.eq_ignore_ascii_case(value))
             .map_or(value, |(_, canonical)| canonical);
-        let v = o.kind.parse(o.gtp, value)?;
+        // Errors name the option as the user did: `UCI_Variant` in UGI, `game` in GTP.
+        let v = o.kind.parse(name.trim(), value)?;
         (o.set)(self, v)
     }
 

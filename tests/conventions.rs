@@ -95,8 +95,8 @@ fn the_seed_range_advertised_is_the_range_accepted() {
     assert_eq!(
         settle(&mut e),
         vec![
-            "info string error: option seed must be 0..2147483647, got 2147483648",
-            "info string error: option hash must be 1..4096, got 0",
+            "info string error: option Seed must be 0..2147483647, got 2147483648",
+            "info string error: option Hash must be 1..4096, got 0",
         ]
     );
     let mut g = Engine::start(&[]);
