@@ -9,7 +9,7 @@ use std::time::Instant;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
-use crate::games::{diamond, phutball, poddavki, pods, DrawTracker, Game};
+use crate::games::{diamond, phutball, poddavki, pods, DrawTracker, Game, GAME_NAMES};
 use crate::search::{self, Limits, Params, Table};
 
 /// How much work one game's part of the bench does.
@@ -24,12 +24,12 @@ pub struct Workload {
 /// Per-game workloads: full, and `--quick` (for tests and CI smoke runs).
 fn workload(name: &str, quick: bool) -> Workload {
     let (full, small) = match name {
-        "poddavki" => ((11, 6, 10, 200_000), (7, 4, 5, 2_000)),
+        "poddavki" => ((11, 6, 10, 200_000), (8, 7, 7, 2_000)),
         // Phutball and Diamond count the last two plies without making moves, so their perft
         // goes deeper to measure anything.
-        "phutball" => ((4, 3, 4, 2_000), (2, 1, 2, 50)),
-        "diamond" => ((5, 4, 6, 50_000), (3, 2, 3, 500)),
-        _ => ((3, 3, 5, 20_000), (2, 2, 3, 500)),
+        "phutball" => ((4, 3, 4, 2_000), (3, 3, 2, 50)),
+        "diamond" => ((5, 4, 6, 50_000), (4, 4, 4, 500)),
+        _ => ((3, 3, 5, 20_000), (3, 4, 3, 500)),
     };
     let (p, m, d, n) = if quick { small } else { full };
     Workload {
@@ -64,10 +64,8 @@ fn midgame<G: Game>(game: &G, seed: u64, plies: u32) -> G::Pos {
             break;
         }
         let next = game.make(&pos, moves[rng.gen_range(0..moves.len())]);
-        moves.clear();
-        game.legal_moves(&next, &mut moves);
-        if moves.is_empty() || game.terminal(&next).is_some() {
-            break; // keep a position that is still in play
+        if game.terminal(&next).is_some() || game.perft(&next, 3) == 0 {
+            break; // keep a position with play left in it (perft and search have work)
         }
         pos = next;
     }
@@ -81,7 +79,12 @@ pub fn bench_game<G: Game>(game: &G, quick: bool, out: &mut dyn Write) -> std::i
     let positions = [
         ("start", game.start()),
         ("mid-a", midgame(game, 1, 12)),
-        ("mid-b", midgame(game, 2, 24)),
+        // A standard Pods game is over after at most 28 placements: 24 random plies leave
+        // nothing to search.
+        (
+            "mid-b",
+            midgame(game, 2, if name == "pods-standard" { 14 } else { 24 }),
+        ),
     ];
     for (label, pos) in &positions {
         let depth = if *label == "start" {
@@ -111,6 +114,7 @@ pub fn bench_game<G: Game>(game: &G, quick: bool, out: &mut dyn Write) -> std::i
             },
             move_overhead_ms: 0,
             started: None,
+            seed: 0,
         };
         let clock = Instant::now();
         let r = search::search(
@@ -160,9 +164,16 @@ pub fn bench_game<G: Game>(game: &G, quick: bool, out: &mut dyn Write) -> std::i
 /// Runs the bench for every game (or only `only`), then prints the totals.
 pub fn run(quick: bool, only: Option<&str>, out: &mut dyn Write) -> anyhow::Result<Totals> {
     let mut total = Totals::default();
-    let wanted = |n: &str| {
-        only.is_none_or(|o| o.eq_ignore_ascii_case(n) || (o == "pods" && n == "pods-standard"))
-    };
+    let only = only.map(|o| match o.to_ascii_lowercase().as_str() {
+        "pods" => "pods-standard".to_string(),
+        o => o.to_string(),
+    });
+    if let Some(o) = &only {
+        if !GAME_NAMES.contains(&o.as_str()) {
+            anyhow::bail!("unknown game '{o}' (valid: {})", GAME_NAMES.join(", "));
+        }
+    }
+    let wanted = |n: &str| only.as_deref().is_none_or(|o| o == n);
     let mut add = |t: Totals| {
         total.perft_leaves += t.perft_leaves;
         total.search_nodes += t.search_nodes;
@@ -188,7 +199,13 @@ pub fn run(quick: bool, only: Option<&str>, out: &mut dyn Write) -> anyhow::Resu
     writeln!(out, "Total time (s)     : {:.3}", total.seconds)?;
     writeln!(out, "Perft leaves       : {}", total.perft_leaves)?;
     writeln!(out, "Search nodes       : {}", total.search_nodes)?;
-    writeln!(out, "Search signature   : {}", total.search_nodes)?;
+    // As in Stockfish: the signature is the node count of the fixed-depth searches, which
+    // changes only when search or evaluation behaviour does.
+    writeln!(
+        out,
+        "Search signature   : {} (total nodes of the fixed-depth searches)",
+        total.search_nodes
+    )?;
     writeln!(out, "Playouts           : {}", total.playouts)?;
     Ok(total)
 }

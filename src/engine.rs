@@ -7,6 +7,7 @@ use std::sync::{Arc, Mutex};
 use crate::games::{self, diamond, phutball, poddavki, pods, DrawTracker, Game, RuleError, Side};
 use crate::games::{Outcome, Terminal};
 use crate::render::{self, Draw, Picture};
+use crate::options::GameOption;
 use crate::search::{self, Params, Table};
 
 /// One `info` report of a running search, with the PV already in notation.
@@ -37,6 +38,8 @@ pub type InfoSink = Box<dyn FnMut(InfoReport) + Send>;
 pub type SearchJob = Box<dyn FnOnce() -> SearchReport + Send>;
 /// A perft to run on the search thread.
 pub type PerftJob = Box<dyn FnOnce() -> Result<u64, games::PerftStop> + Send>;
+/// A perft split by root move (canonical notation, byte order), to run on the search thread.
+pub type DivideJob = Box<dyn FnOnce() -> Result<Vec<(String, u64)>, games::PerftStop> + Send>;
 
 /// A game in progress, seen through strings.
 pub trait AnyGame: Send {
@@ -65,12 +68,18 @@ pub trait AnyGame: Send {
     fn perft(&self, depth: u32) -> u64;
     /// Perft from the current position, interruptible through `stop`.
     fn perft_job(&self, depth: u32, stop: Arc<AtomicBool>) -> PerftJob;
+    /// [`AnyGame::perft_job`] split by root move.
+    fn divide_job(&self, depth: u32, stop: Arc<AtomicBool>) -> DivideJob;
     fn render(&self) -> String;
     /// The position as a picture (board, pieces, last move, result) for `showboard svg` and
     /// `board_layout`.
     fn picture(&self) -> Picture;
+    /// The static evaluation (side to move's view) and its terms, if the game lists them.
+    fn evaluation(&self) -> (i32, Vec<(&'static str, i32)>);
+    /// The canonical notation of a move in the current position, without playing it.
+    fn check_move(&self, text: &str) -> Result<String, RuleError>;
     fn set_option(&mut self, name: &str, value: &str) -> Result<bool, RuleError>;
-    fn options(&self) -> Vec<(&'static str, String)>;
+    fn options(&self) -> Vec<GameOption>;
     /// A new, empty table of that size, allocated when [`AnyGame::prepare_hash`] is called (or
     /// by the first search).
     fn set_hash_mib(&mut self, mib: usize);
@@ -225,6 +234,29 @@ impl<G: Game + Draw> AnyGame for GameState<G> {
         let pos = self.pos.clone();
         Box::new(move || games::stoppable_perft(&game, &pos, depth, &stop))
     }
+    fn divide_job(&self, depth: u32, stop: Arc<AtomicBool>) -> DivideJob {
+        let game = self.game.clone();
+        let pos = self.pos.clone();
+        Box::new(move || {
+            if depth == 0 || game.terminal(&pos).is_some() {
+                return Ok(Vec::new());
+            }
+            game.count_moves_upto(&pos, games::PERFT_MOVE_CAP)
+                .ok_or(games::PerftStop::TooManyMoves)?;
+            let mut moves = Vec::new();
+            game.legal_moves(&pos, &mut moves);
+            let mut split = moves
+                .into_iter()
+                .map(|m| {
+                    let child = game.make(&pos, m);
+                    let n = games::stoppable_perft(&game, &child, depth - 1, &stop)?;
+                    Ok((game.format_move(&pos, m), n))
+                })
+                .collect::<Result<Vec<_>, games::PerftStop>>()?;
+            split.sort_unstable();
+            Ok(split)
+        })
+    }
     fn render(&self) -> String {
         self.game.render(&self.pos)
     }
@@ -240,6 +272,16 @@ impl<G: Game + Draw> AnyGame for GameState<G> {
         });
         pic
     }
+    fn evaluation(&self) -> (i32, Vec<(&'static str, i32)>) {
+        (
+            self.game.evaluate(&self.pos),
+            self.game.eval_terms(&self.pos),
+        )
+    }
+    fn check_move(&self, text: &str) -> Result<String, RuleError> {
+        let mv = self.game.parse_move(&self.pos, text)?;
+        Ok(self.game.format_move(&self.pos, mv))
+    }
     fn set_option(&mut self, name: &str, value: &str) -> Result<bool, RuleError> {
         let known = self.game.set_option(name, value)?;
         if known {
@@ -254,7 +296,7 @@ impl<G: Game + Draw> AnyGame for GameState<G> {
         }
         Ok(known)
     }
-    fn options(&self) -> Vec<(&'static str, String)> {
+    fn options(&self) -> Vec<GameOption> {
         self.game.options()
     }
     fn set_hash_mib(&mut self, mib: usize) {

@@ -6,6 +6,7 @@ pub mod bench;
 pub mod engine;
 pub mod fuzz;
 pub mod games;
+pub mod options;
 pub mod protocol;
 pub mod render;
 pub mod search;

@@ -14,17 +14,20 @@ use tetrad::session::Session;
     about = "Poddavki, Phutball, Diamond and Pods engine (GTP / UGI)"
 )]
 struct Cli {
-    /// Starting game: poddavki, phutball, diamond, pods-standard (pods), pods-advanced.
+    /// Starting game: poddavki, phutball, diamond, pods-standard (pods), pods-advanced
+    /// (any case).
     #[arg(long, default_value = "poddavki")]
     game: String,
-    /// Force a dialect instead of choosing it from the first command.
-    #[arg(long, value_enum)]
+    /// Force a dialect (gtp or ugi, any case) instead of choosing it from the first command.
+    #[arg(long, value_enum, ignore_case = true)]
     protocol: Option<ProtocolArg>,
+    /// Seed ordering root moves of equal merit (option `seed`; 0 = the game's own order).
     #[arg(long)]
     seed: Option<u64>,
+    /// Search threads (option `threads`).
     #[arg(long)]
     threads: Option<u64>,
-    /// Transposition table size in MiB.
+    /// Transposition table size in MiB (option `hash`).
     #[arg(long)]
     hash: Option<u64>,
     /// Pods board/pod data file replacing the built-in one.
@@ -47,7 +50,7 @@ enum Command {
         /// A smaller workload (seconds instead of a minute).
         #[arg(long)]
         quick: bool,
-        /// Only this game.
+        /// Only this game (any case).
         #[arg(long)]
         game: Option<String>,
     },
@@ -123,10 +126,27 @@ fn main() -> ExitCode {
         .init();
     let cli = Cli::parse();
     if let Some(Command::Bench { quick, game }) = &cli.command {
+        if let Some(g) = game
+            .as_deref()
+            .filter(|g| tetrad::engine::new_game(g).is_none())
+        {
+            eprintln!(
+                "tetrad: bench --game: unknown game '{g}' (valid: {})",
+                tetrad::games::GAME_NAMES.join(", ")
+            );
+            return ExitCode::from(2);
+        }
         let stdout = std::io::stdout();
         let mut out = stdout.lock();
         return match tetrad::bench::run(*quick, game.as_deref(), &mut out) {
             Ok(_) => ExitCode::SUCCESS,
+            // The reader has seen enough (`tetrad bench | head`): not a failure.
+            Err(e)
+                if e.downcast_ref::<std::io::Error>()
+                    .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe) =>
+            {
+                ExitCode::SUCCESS
+            }
             Err(e) => {
                 eprintln!("tetrad: bench failed: {e:#}");
                 ExitCode::from(1)

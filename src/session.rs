@@ -4,16 +4,18 @@
 use std::any::Any;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Once};
+use std::sync::{Arc, Once, OnceLock};
 use std::thread;
 use std::time::{Duration, Instant};
 
 use crate::engine::{self, AnyGame, InfoReport, SearchReport};
 use crate::games::poddavki::Poddavki;
 use crate::games::{parse_side, PerftStop, RuleError, Side, Terminal, GAME_NAMES, PERFT_MOVE_CAP};
-use crate::search::{Clock, Limits, Params};
+use crate::options::{self, GameOption, Kind, OptionError, Value};
+use crate::search::{Limits, Params};
 
-/// Engine options shared by every game (`set_option` / `setoption`).
+/// Engine options shared by every game (`set_option` / `setoption`), as the table
+/// [`ENGINE_OPTIONS`] sets them.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Options {
     pub movetime: Option<u64>,
@@ -23,6 +25,7 @@ pub struct Options {
     pub hash_mib: usize,
     pub seed: u64,
     pub move_overhead: u64,
+    pub ponder: bool,
 }
 
 impl Default for Options {
@@ -35,26 +38,255 @@ impl Default for Options {
             hash_mib: engine::DEFAULT_HASH_MIB,
             seed: 0,
             move_overhead: 50,
+            ponder: false,
         }
     }
 }
 
 pub const MAX_HASH_MIB: usize = 4096;
 pub const MAX_THREADS: usize = 256;
+/// Spin bounds are kept within 32-bit integers, which is how GUIs read them.
+pub const MAX_SEED: u64 = 2_147_483_647;
+pub const MAX_NODES: u64 = 2_147_483_647;
+pub const MAX_DEPTH: u64 = 100;
+/// A day, in milliseconds.
+pub const MAX_MOVETIME: u64 = 86_400_000;
+pub const MAX_MOVE_OVERHEAD: u64 = 60_000;
 /// `legal_moves` refuses to list more moves than this (dense Phutball positions have tens of
 /// millions: gigabytes of text).
 pub const MAX_LISTED_MOVES: usize = 1_000_000;
-/// What `genmove` thinks when nothing limits it.
-const DEFAULT_MOVETIME_MS: u64 = 1000;
 
-/// GTP time control (`time_settings`, `time_left`), all in milliseconds.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-struct GtpTime {
-    main: u64,
-    byo: u64,
-    stones: u32,
-    active: bool,
-    left: [Option<(u64, u32)>; 2],
+/// What went wrong with a command, for the front ends to put in their dialect's words.
+#[derive(Debug, thiserror::Error)]
+pub enum SessionError {
+    #[error(transparent)]
+    Rule(#[from] RuleError),
+    #[error(transparent)]
+    Option(#[from] OptionError),
+    #[error("unknown game '{0}' (valid: {list})", list = GAME_NAMES.join(", "))]
+    UnknownGame(String),
+    #[error("invalid side '{0}'")]
+    InvalidSide(String),
+    #[error("illegal move: it is {0}'s turn")]
+    NotYourTurn(&'static str),
+    #[error("cannot start search: {0}")]
+    Thread(#[from] std::io::Error),
+}
+
+/// One engine option: its names, type, default and how it is read and applied. Every option is
+/// declared here once; setting, GTP `list_options` and the UGI `option` lines come from this.
+pub struct EngineOption {
+    /// GTP name (lower case with `_`).
+    pub gtp: &'static str,
+    /// UGI name.
+    pub ugi: &'static str,
+    /// More names that select the option.
+    pub aliases: &'static [&'static str],
+    /// Values that stand for another (`pods` for `pods-standard`).
+    pub value_aliases: &'static [(&'static str, &'static str)],
+    pub kind: Kind,
+    pub default: &'static str,
+    pub help: &'static str,
+    get: fn(&Session) -> String,
+    set: fn(&mut Session, Value) -> Result<(), SessionError>,
+}
+
+fn limit_text(v: Option<u64>) -> String {
+    v.unwrap_or(0).to_string()
+}
+
+fn limit(v: &Value) -> Option<u64> {
+    Some(v.int()).filter(|&n| n > 0)
+}
+
+pub static ENGINE_OPTIONS: &[EngineOption] = &[
+    EngineOption {
+        gtp: "game",
+        ugi: "UCI_Variant",
+        aliases: &["variant"],
+        value_aliases: &[("pods", "pods-standard")],
+        kind: Kind::Combo(&GAME_NAMES),
+        default: "poddavki",
+        help: "the game; selecting it starts a new game",
+        get: |s| s.game.name().to_string(),
+        set: |s, v| s.set_game(&v.text()),
+    },
+    EngineOption {
+        gtp: "threads",
+        ugi: "Threads",
+        aliases: &[],
+        value_aliases: &[],
+        kind: Kind::Spin {
+            min: 1,
+            max: MAX_THREADS as u64,
+        },
+        default: "1",
+        help: "search threads",
+        get: |s| s.options.threads.to_string(),
+        set: |s, v| {
+            s.options.threads = v.int() as usize;
+            Ok(())
+        },
+    },
+    EngineOption {
+        gtp: "hash",
+        ugi: "Hash",
+        aliases: &[],
+        value_aliases: &[],
+        kind: Kind::Spin {
+            min: 1,
+            max: MAX_HASH_MIB as u64,
+        },
+        default: "16",
+        help: "transposition table size in MiB",
+        get: |s| s.options.hash_mib.to_string(),
+        set: |s, v| {
+            s.set_hash(v.int() as usize);
+            Ok(())
+        },
+    },
+    EngineOption {
+        gtp: "multipv",
+        ugi: "MultiPV",
+        aliases: &[],
+        value_aliases: &[],
+        // The search reports one line; more are not implemented yet, so 1 is the only value.
+        kind: Kind::Spin { min: 1, max: 1 },
+        default: "1",
+        help: "principal variations reported (only 1 so far)",
+        get: |_| "1".to_string(),
+        set: |_, _| Ok(()),
+    },
+    EngineOption {
+        gtp: "seed",
+        ugi: "Seed",
+        aliases: &[],
+        value_aliases: &[],
+        kind: Kind::Spin {
+            min: 0,
+            max: MAX_SEED,
+        },
+        default: "0",
+        help: "order of root moves of equal merit (0: the game's own order)",
+        get: |s| s.options.seed.to_string(),
+        set: |s, v| {
+            s.options.seed = v.int();
+            Ok(())
+        },
+    },
+    EngineOption {
+        gtp: "move_overhead",
+        ugi: "MoveOverhead",
+        aliases: &[],
+        value_aliases: &[],
+        kind: Kind::Spin {
+            min: 0,
+            max: MAX_MOVE_OVERHEAD,
+        },
+        default: "50",
+        help: "milliseconds kept in hand on every clock",
+        get: |s| s.options.move_overhead.to_string(),
+        set: |s, v| {
+            s.options.move_overhead = v.int();
+            Ok(())
+        },
+    },
+    EngineOption {
+        gtp: "ponder",
+        ugi: "Ponder",
+        aliases: &[],
+        value_aliases: &[],
+        kind: Kind::Check,
+        default: "false",
+        help: "UGI: bestmove names the expected reply (bestmove M ponder P)",
+        get: |s| s.options.ponder.to_string(),
+        set: |s, v| {
+            s.options.ponder = v.bool();
+            Ok(())
+        },
+    },
+    EngineOption {
+        gtp: "movetime",
+        ugi: "MoveTime",
+        aliases: &[],
+        value_aliases: &[],
+        kind: Kind::Limit { max: MAX_MOVETIME },
+        default: "0",
+        help: "cap on every search, milliseconds (0: off)",
+        get: |s| limit_text(s.options.movetime),
+        set: |s, v| {
+            s.options.movetime = limit(&v);
+            Ok(())
+        },
+    },
+    EngineOption {
+        gtp: "depth",
+        ugi: "Depth",
+        aliases: &[],
+        value_aliases: &[],
+        kind: Kind::Limit { max: MAX_DEPTH },
+        default: "0",
+        help: "cap on every search, plies (0: off)",
+        get: |s| limit_text(s.options.depth.map(u64::from)),
+        set: |s, v| {
+            s.options.depth = limit(&v).map(|d| d as u32);
+            Ok(())
+        },
+    },
+    EngineOption {
+        gtp: "nodes",
+        ugi: "Nodes",
+        aliases: &[],
+        value_aliases: &[],
+        kind: Kind::Limit { max: MAX_NODES },
+        default: "0",
+        help: "cap on every search, nodes (0: off)",
+        get: |s| limit_text(s.options.nodes),
+        set: |s, v| {
+            s.options.nodes = limit(&v);
+            Ok(())
+        },
+    },
+    EngineOption {
+        gtp: "clear_hash",
+        ugi: "Clear Hash",
+        aliases: &[],
+        value_aliases: &[],
+        kind: Kind::Button,
+        default: "",
+        help: "empties the transposition table",
+        get: |_| String::new(),
+        set: |s, _| {
+            s.game.clear_hash();
+            Ok(())
+        },
+    },
+];
+
+/// An option as the front ends list it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OptionInfo {
+    pub gtp: &'static str,
+    pub ugi: &'static str,
+    pub kind: Kind,
+    pub value: String,
+    pub help: &'static str,
+}
+
+/// Every game's options as declared with their defaults (the first game declaring a name wins).
+fn game_option_decls() -> &'static [GameOption] {
+    static DECLS: OnceLock<Vec<GameOption>> = OnceLock::new();
+    DECLS.get_or_init(|| {
+        let mut all: Vec<GameOption> = Vec::new();
+        for g in GAME_NAMES {
+            for o in engine::new_game(g).map(|g| g.options()).unwrap_or_default() {
+                if all.iter().all(|a| a.name != o.name) {
+                    all.push(o);
+                }
+            }
+        }
+        all
+    })
 }
 
 /// Messages from the search thread to the session loop.
@@ -64,6 +296,8 @@ pub enum SearchEvent {
     Done(SearchReport),
     /// A perft has ended: its count, or why there is none (stopped, or it failed).
     PerftDone(Result<u64, String>),
+    /// A perft split by root move (UGI `go perft`) has ended.
+    DivideDone(Result<Vec<(String, u64)>, String>),
 }
 
 /// Bounds on the work any one command may cause, for the fuzz targets: whatever depth, limit or
@@ -84,7 +318,9 @@ pub struct Session {
     pub options: Options,
     /// Game-specific options the user set, replayed when another game is selected.
     game_options: Vec<(String, String)>,
-    time: GtpTime,
+    /// Counts new games (`set_game`, `new_game`), so that a front end can tell that state it
+    /// keeps about the game in progress (GTP's clocks) belongs to an earlier game.
+    serial: u64,
     stop: Option<Arc<AtomicBool>>,
     /// Whether the running search has no limit of its own (`go infinite`): only such a search is
     /// stopped by the end of input.
@@ -103,19 +339,26 @@ fn panic_text(panic: &Box<dyn Any + Send>) -> String {
         .unwrap_or_else(|| "panic".to_string())
 }
 
-fn ms(seconds: f64) -> u64 {
-    if seconds.is_finite() && seconds > 0.0 {
-        (seconds * 1000.0).min(1e12) as u64
-    } else {
-        0
+/// A perft's count, or why there is none, in words.
+fn perft_outcome<T>(r: std::thread::Result<Result<T, PerftStop>>) -> Result<T, String> {
+    match r {
+        Ok(Ok(n)) => Ok(n),
+        Ok(Err(PerftStop::Stopped)) => Err("perft interrupted".to_string()),
+        Ok(Err(PerftStop::TooManyMoves)) => Err(format!(
+            "too many moves to count (a position has more than {PERFT_MOVE_CAP})"
+        )),
+        Err(panic) => {
+            let why = panic_text(&panic);
+            log::error!("perft failed: {why}");
+            Err(format!("internal error: perft failed: {why}"))
+        }
     }
 }
 
-fn parse_bool(v: &str) -> Option<bool> {
-    match v.to_ascii_lowercase().as_str() {
-        "true" | "on" | "1" | "yes" => Some(true),
-        "false" | "off" | "0" | "no" => Some(false),
-        _ => None,
+fn min_limit<T: Ord>(a: Option<T>, b: Option<T>) -> Option<T> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
     }
 }
 
@@ -131,7 +374,7 @@ impl Session {
             game: Box::new(engine::GameState::new(Poddavki::default())),
             options: Options::default(),
             game_options: Vec::new(),
-            time: GtpTime::default(),
+            serial: 0,
             stop: None,
             unbounded: false,
             command_start: None,
@@ -167,26 +410,44 @@ impl Session {
         &GAME_NAMES
     }
 
-    /// Selects a game and starts it from its start position. Unknown names change nothing.
-    pub fn set_game(&mut self, name: &str) -> Result<(), String> {
-        let mut game = engine::new_game(name).ok_or_else(|| format!("unknown game '{name}'"))?;
+    /// Which game is in progress: changes with every `set_game` and `new_game`.
+    pub fn serial(&self) -> u64 {
+        self.serial
+    }
+
+    /// Selects a game (case-insensitive) and starts it from its start position. Unknown names
+    /// change nothing.
+    pub fn set_game(&mut self, name: &str) -> Result<(), SessionError> {
+        let mut game =
+            engine::new_game(name).ok_or_else(|| SessionError::UnknownGame(name.to_string()))?;
         for (n, v) in &self.game_options {
             // Options of other games are kept for when those games come back.
             let _ = game.set_option(n, v);
         }
+        // From the start position under those options (Pods' rotation).
+        game.new_game();
         game.set_hash_mib(self.options.hash_mib);
         if self.game.hash_ready() {
             game.prepare_hash();
         }
         self.game = game;
-        self.time.left = [None, None];
+        self.serial += 1;
         Ok(())
     }
 
     pub fn new_game(&mut self) {
         self.game.new_game();
         self.game.clear_hash();
-        self.time.left = [None, None];
+        self.serial += 1;
+    }
+
+    fn set_hash(&mut self, mib: usize) {
+        self.options.hash_mib = mib;
+        let ready = self.game.hash_ready();
+        self.game.set_hash_mib(mib);
+        if ready {
+            self.game.prepare_hash();
+        }
     }
 
     pub fn set_position(&mut self, text: &str) -> Result<(), RuleError> {
@@ -198,28 +459,34 @@ impl Session {
         self.game.setup(fen, moves)
     }
 
-    pub fn side(&self, text: &str) -> Result<Side, String> {
-        parse_side(self.game.side_names(), text).ok_or_else(|| format!("invalid side '{text}'"))
+    pub fn side(&self, text: &str) -> Result<Side, SessionError> {
+        parse_side(self.game.side_names(), text)
+            .ok_or_else(|| SessionError::InvalidSide(text.to_string()))
     }
 
     pub fn side_name(&self, side: Side) -> &'static str {
         self.game.side_names()[side.index()]
     }
 
-    pub fn play(&mut self, side: Option<&str>, mv: &str) -> Result<String, RuleError> {
+    /// The one check before a move is played or searched for: the game must still be on and,
+    /// when the command names a side, it must be the side to move.
+    pub fn check_turn(&self, side: Option<&str>) -> Result<(), SessionError> {
+        if self.game.result().is_some() {
+            return Err(RuleError::GameOver.into());
+        }
         if let Some(s) = side {
-            let s = self.side(s).map_err(RuleError::Illegal)?;
-            if s != self.game.side_to_move() {
-                if self.game.result().is_some() {
-                    return Err(RuleError::GameOver);
-                }
-                return Err(RuleError::Illegal(format!(
-                    "it is {}'s turn",
-                    self.side_name(self.game.side_to_move())
-                )));
+            let s = self.side(s)?;
+            let to_move = self.game.side_to_move();
+            if s != to_move {
+                return Err(SessionError::NotYourTurn(self.side_name(to_move)));
             }
         }
-        self.game.play(mv)
+        Ok(())
+    }
+
+    pub fn play(&mut self, side: Option<&str>, mv: &str) -> Result<String, SessionError> {
+        self.check_turn(side)?;
+        Ok(self.game.play(mv)?)
     }
 
     pub fn undo(&mut self) -> bool {
@@ -234,181 +501,121 @@ impl Session {
         engine::result_word(self.game.side_names(), self.game.result())
     }
 
-    /// Sets an option by its protocol name (case-insensitive; spaces and `_` ignored, so UGI's
-    /// `Move Overhead`, `MoveOverhead` and GTP's `move_overhead` are one option).
-    pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
-        let key: String = name
-            .chars()
-            .filter(|c| *c != ' ' && *c != '_')
-            .collect::<String>()
-            .to_ascii_lowercase();
-        let num = |what: &str| -> Result<u64, String> {
-            value
-                .trim()
-                .parse::<u64>()
-                .map_err(|_| format!("option {what} needs a non-negative integer, got '{value}'"))
+    /// Sets an option by any of its names (see [`options::key`]): an engine option of
+    /// [`ENGINE_OPTIONS`], else an option of any game. The value is checked against the
+    /// option's type first.
+    pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), SessionError> {
+        let k = options::key(name);
+        let found = ENGINE_OPTIONS.iter().find(|o| {
+            options::key(o.gtp) == k
+                || options::key(o.ugi) == k
+                || o.aliases.iter().any(|a| options::key(a) == k)
+        });
+        let Some(o) = found else {
+            return self.set_game_option(name, value);
         };
-        // 0 (or `none`/`off`) switches a limit off.
-        let limit = |what: &str| -> Result<Option<u64>, String> {
-            if matches!(value.to_ascii_lowercase().as_str(), "none" | "off" | "") {
-                return Ok(None);
-            }
-            Ok(Some(num(what)?).filter(|&v| v > 0))
-        };
-        match key.as_str() {
-            "movetime" => self.options.movetime = limit("movetime")?,
-            "depth" => {
-                self.options.depth = limit("depth")?.map(|d| d.min(100) as u32);
-            }
-            "nodes" => self.options.nodes = limit("nodes")?,
-            "threads" => {
-                let n = num("threads")?;
-                if n == 0 || n > MAX_THREADS as u64 {
-                    return Err(format!("threads must be 1..{MAX_THREADS}"));
-                }
-                self.options.threads = n as usize;
-            }
-            "hash" => {
-                let n = num("hash")?;
-                if n == 0 || n > MAX_HASH_MIB as u64 {
-                    return Err(format!("hash must be 1..{MAX_HASH_MIB} MiB"));
-                }
-                self.options.hash_mib = n as usize;
-                let ready = self.game.hash_ready();
-                self.game.set_hash_mib(n as usize);
-                if ready {
-                    self.game.prepare_hash();
-                }
-            }
-            "seed" => self.options.seed = num("seed")?,
-            "moveoverhead" => self.options.move_overhead = num("move_overhead")?.min(60_000),
-            "ucivariant" | "variant" | "game" => return self.set_game(value.trim()),
-            "clearhash" => self.game.clear_hash(),
-            _ => return self.set_game_option(name, value),
-        }
-        Ok(())
+        let value = value.trim();
+        let value = o
+            .value_aliases
+            .iter()
+            .find(|(alias, _)| alias.eq_ignore_ascii_case(value))
+            .map_or(value, |(_, canonical)| canonical);
+        // Errors name the option as the user did: `UCI_Variant` in UGI, `game` in GTP.
+        let v = o.kind.parse(name.trim(), value)?;
+        (o.set)(self, v)
     }
 
-    fn set_game_option(&mut self, name: &str, value: &str) -> Result<(), String> {
-        let lname = name.to_ascii_lowercase();
-        let known_here = self
-            .game
-            .set_option(&lname, value)
-            .map_err(|e| e.to_string())?;
-        if !known_here && !Self::any_game_knows(&lname) {
-            return Err(format!("unknown option '{name}'"));
-        }
-        if !known_here {
+    fn set_game_option(&mut self, name: &str, value: &str) -> Result<(), SessionError> {
+        let k = options::key(name);
+        let decl = game_option_decls()
+            .iter()
+            .find(|d| options::key(d.name) == k)
+            .ok_or_else(|| OptionError::Unknown(name.to_string()))?;
+        let value = decl.kind.parse(decl.name, value)?.text();
+        let known_here = self.game.options().iter().any(|o| o.name == decl.name);
+        if known_here {
+            self.game.set_option(decl.name, &value)?;
+        } else {
             // Another game's option: check the value now so the error comes at once.
             for g in GAME_NAMES {
                 if let Some(mut other) = engine::new_game(g) {
-                    if other.set_option(&lname, value).map_err(|e| e.to_string())? {
+                    if other.set_option(decl.name, &value)? {
                         break;
                     }
                 }
             }
         }
-        self.game_options.retain(|(n, _)| *n != lname);
-        self.game_options.push((lname, value.to_string()));
+        self.game_options.retain(|(n, _)| *n != decl.name);
+        self.game_options.push((decl.name.to_string(), value));
         Ok(())
     }
 
-    fn any_game_knows(name: &str) -> bool {
-        GAME_NAMES.iter().any(|g| {
-            engine::new_game(g).is_some_and(|game| game.options().iter().any(|(n, _)| *n == name))
-        })
-    }
-
-    /// Every option with its current value (engine options, then the current game's).
-    pub fn option_list(&self) -> Vec<(String, String)> {
-        let o = &self.options;
-        let opt = |v: Option<u64>| v.map_or("0".to_string(), |v| v.to_string());
-        let mut out = vec![
-            ("movetime".to_string(), opt(o.movetime)),
-            ("depth".to_string(), opt(o.depth.map(u64::from))),
-            ("nodes".to_string(), opt(o.nodes)),
-            ("threads".to_string(), o.threads.to_string()),
-            ("hash".to_string(), o.hash_mib.to_string()),
-            ("seed".to_string(), o.seed.to_string()),
-            ("move_overhead".to_string(), o.move_overhead.to_string()),
-        ];
-        for (n, v) in self.game.options() {
-            out.push((n.to_string(), v));
+    /// Every option with its current value: the engine's, then every game's (the current game's
+    /// value, else the one set for that game, else its default).
+    pub fn option_list(&self) -> Vec<OptionInfo> {
+        let mut out: Vec<OptionInfo> = ENGINE_OPTIONS
+            .iter()
+            .map(|o| OptionInfo {
+                gtp: o.gtp,
+                ugi: o.ugi,
+                kind: o.kind,
+                value: (o.get)(self),
+                help: o.help,
+            })
+            .collect();
+        let here = self.game.options();
+        for d in game_option_decls() {
+            let value = here
+                .iter()
+                .find(|o| o.name == d.name)
+                .map(|o| o.value.clone())
+                .or_else(|| {
+                    self.game_options
+                        .iter()
+                        .find(|(n, _)| n == d.name)
+                        .map(|(_, v)| v.clone())
+                })
+                .unwrap_or_else(|| d.value.clone());
+            out.push(OptionInfo {
+                gtp: d.name,
+                ugi: d.name,
+                kind: d.kind,
+                value,
+                help: "game option",
+            });
         }
         out
     }
 
-    pub fn parse_bool(v: &str) -> Option<bool> {
-        parse_bool(v)
+    /// Whether an option caps every search (`movetime`, `depth`, `nodes`).
+    pub fn has_search_caps(&self) -> bool {
+        let o = &self.options;
+        o.movetime.is_some() || o.depth.is_some() || o.nodes.is_some()
     }
 
-    // ------------------------------------------------------------ clocks
-
-    pub fn time_settings(&mut self, main: f64, byo: f64, stones: u32) {
-        let (main, byo) = (ms(main), ms(byo));
-        // GTP: byo-yomi time with zero stones means no time limit.
-        let active = !(byo > 0 && stones == 0) && (main > 0 || byo > 0);
-        self.time = GtpTime {
-            main,
-            byo,
-            stones,
-            active,
-            left: [None, None],
-        };
-    }
-
-    pub fn time_left(&mut self, side: &str, time: f64, stones: u32) -> Result<(), String> {
-        let s = self.side(side)?;
-        self.time.left[s.index()] = Some((ms(time), stones));
-        self.time.active = true;
-        Ok(())
-    }
-
-    /// Limits for GTP `genmove`: options, then the GTP clock, else about a second.
-    pub fn genmove_limits(&self) -> Limits {
-        let side = self.game.side_to_move();
-        let mut limits = Limits {
-            depth: self.options.depth,
-            nodes: self.options.nodes,
-            movetime: self.options.movetime,
-            ..Limits::default()
-        };
-        if self.time.active {
-            let per_stone = if self.time.stones > 0 {
-                self.time.byo / u64::from(self.time.stones)
-            } else {
-                0
-            };
-            limits.clock = Some(match self.time.left[side.index()] {
-                Some((left, stones)) if stones > 0 => Clock {
-                    remaining: left,
-                    increment: 0,
-                    movestogo: Some(stones),
-                },
-                Some((left, _)) => Clock {
-                    remaining: left,
-                    increment: per_stone,
-                    movestogo: None,
-                },
-                None => Clock {
-                    remaining: self.time.main,
-                    increment: per_stone,
-                    movestogo: None,
-                },
-            });
+    /// The limits of a search: those asked for, capped by the search-limit options (the smaller
+    /// of each wins).
+    pub fn capped(&self, limits: Limits) -> Limits {
+        let o = &self.options;
+        Limits {
+            depth: min_limit(limits.depth, o.depth),
+            nodes: min_limit(limits.nodes, o.nodes),
+            movetime: min_limit(limits.movetime, o.movetime),
+            ..limits
         }
-        if limits == Limits::default() {
-            limits.movetime = Some(DEFAULT_MOVETIME_MS);
-        }
-        limits
     }
 
-    /// The white/black clock names of UGI map to the sides named so (Phutball: red = white).
-    pub fn white_side(&self) -> Side {
-        match self.game.side_names() {
-            [_, "white"] => Side::P2,
-            _ => Side::P1,
-        }
+    /// Starts a search for the side to move (`side`, if given, must be it), refused when the
+    /// game is over; the limits are [`Session::capped`].
+    pub fn begin_search(
+        &mut self,
+        side: Option<&str>,
+        limits: Limits,
+        sink: Arc<dyn Fn(SearchEvent) + Send + Sync>,
+    ) -> Result<(), SessionError> {
+        self.check_turn(side)?;
+        let limits = self.capped(limits);
+        Ok(self.start_search(limits, sink)?)
     }
 
     // ------------------------------------------------------------ search
@@ -455,6 +662,7 @@ impl Session {
             limits,
             move_overhead_ms: self.options.move_overhead,
             started: self.command_start.take(),
+            seed: self.options.seed,
         };
         let info_sink = Arc::clone(&sink);
         let job = self.game.search_job(
@@ -504,19 +712,26 @@ impl Session {
         let stop = self.new_stop_flag()?;
         let job = self.game.perft_job(depth, Arc::clone(&stop));
         thread::Builder::new().name("perft".into()).spawn(move || {
-            let count = match catch_unwind(AssertUnwindSafe(job)) {
-                Ok(Ok(n)) => Ok(n),
-                Ok(Err(PerftStop::Stopped)) => Err("perft interrupted".to_string()),
-                Ok(Err(PerftStop::TooManyMoves)) => Err(format!(
-                    "too many moves to count (a position has more than {PERFT_MOVE_CAP})"
-                )),
-                Err(panic) => {
-                    let why = panic_text(&panic);
-                    log::error!("perft failed: {why}");
-                    Err(format!("internal error: perft failed: {why}"))
-                }
-            };
-            sink(SearchEvent::PerftDone(count))
+            sink(SearchEvent::PerftDone(perft_outcome(catch_unwind(
+                AssertUnwindSafe(job),
+            ))))
+        })?;
+        self.stop = Some(stop);
+        Ok(())
+    }
+
+    /// [`Session::start_perft`] split by root move (UGI `go perft`).
+    pub fn start_divide(
+        &mut self,
+        depth: u32,
+        sink: Arc<dyn Fn(SearchEvent) + Send + Sync>,
+    ) -> Result<(), std::io::Error> {
+        let stop = Arc::new(AtomicBool::new(false));
+        let job = self.game.divide_job(depth, Arc::clone(&stop));
+        thread::Builder::new().name("perft".into()).spawn(move || {
+            sink(SearchEvent::DivideDone(perft_outcome(catch_unwind(
+                AssertUnwindSafe(job),
+            ))))
         })?;
         self.stop = Some(stop);
         self.unbounded = false;
@@ -640,6 +855,57 @@ mod tests {
         });
         rx.recv_timeout(Duration::from_secs(20))
             .expect("the engine must answer after a search panicked")
+    }
+
+    #[test]
+    fn the_option_table_declares_each_option_once_with_its_real_default() {
+        let session = Session::new();
+        let mut keys = Vec::new();
+        for o in ENGINE_OPTIONS {
+            assert_eq!((o.get)(&session), o.default, "{}", o.gtp);
+            if o.kind != Kind::Button {
+                assert_eq!(
+                    o.kind.parse(o.gtp, o.default).map(|v| v.text()),
+                    Ok(o.default.into())
+                );
+            }
+            keys.extend([options::key(o.gtp), options::key(o.ugi)]);
+            keys.extend(o.aliases.iter().map(|a| options::key(a)));
+        }
+        keys.extend(game_option_decls().iter().map(|d| options::key(d.name)));
+        keys.sort();
+        keys.dedup();
+        // An option's GTP and UGI names may be one key; no two options may share a key.
+        let per_option = ENGINE_OPTIONS
+            .iter()
+            .map(|o| {
+                let mut k = vec![options::key(o.gtp), options::key(o.ugi)];
+                k.dedup();
+                k.len() + o.aliases.len()
+            })
+            .sum::<usize>()
+            + game_option_decls().len();
+        assert_eq!(keys.len(), per_option);
+    }
+
+    #[test]
+    fn search_limit_options_cap_the_limits_asked_for() {
+        let mut s = Session::new();
+        s.set_option("depth", "3").expect("depth");
+        s.set_option("Nodes", "5000").expect("nodes");
+        let asked = Limits {
+            depth: Some(9),
+            movetime: Some(200),
+            ..Limits::default()
+        };
+        let capped = s.capped(asked);
+        assert_eq!(
+            (capped.depth, capped.nodes, capped.movetime),
+            (Some(3), Some(5000), Some(200))
+        );
+        s.set_option("depth", "off").expect("depth off");
+        assert_eq!(s.capped(asked).depth, Some(9));
+        assert!(s.has_search_caps());
     }
 
     #[test]

@@ -43,7 +43,7 @@ fn position_go_and_queries() {
     let lines = e.until("bestmove");
     assert!(lines
         .iter()
-        .any(|l| l.starts_with("info depth 4 score cp ")));
+        .any(|l| l.starts_with("info depth 4 seldepth ") && l.contains(" score cp ")));
     let best: Vec<&str> = lines.last().expect("bestmove").split(' ').collect();
     assert_eq!(best.len(), 2);
     // Nothing after the single bestmove.

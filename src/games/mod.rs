@@ -1,13 +1,15 @@
 //! The game seam: one trait every game implements, plus the registry of games.
 //!
 //! Games know nothing of protocols. Search is generic (monomorphised) over [`Game`]; the session
-//! talks to games through the object-safe [`crate::state::AnyGame`] wrapper, which works on strings.
+//! talks to games through the object-safe [`crate::engine::AnyGame`] wrapper, which works on strings.
 
 use std::fmt::Debug;
 use std::hash::Hash;
 
 use rand::rngs::SmallRng;
 use rand::Rng;
+
+use crate::options::GameOption;
 
 pub mod diamond;
 pub mod phutball;
@@ -214,8 +216,16 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn set_option(&mut self, _name: &str, _value: &str) -> Result<bool, RuleError> {
         Ok(false)
     }
-    /// Names and current values of the game-specific options, for `list_options`/UGI `option`.
-    fn options(&self) -> Vec<(&'static str, String)> {
+    /// The game-specific options: name, type and current value. The session checks a value
+    /// against the declared type before [`Game::set_option`] sees it (in canonical form), and
+    /// generates `list_options` and the UGI `option` lines from this.
+    fn options(&self) -> Vec<GameOption> {
+        Vec::new()
+    }
+
+    /// The terms of [`Game::evaluate`] with their values (side to move's point of view), for the
+    /// UGI `eval` command. Empty (the default) when the game does not break its evaluation down.
+    fn eval_terms(&self, _pos: &Self::Pos) -> Vec<(&'static str, i32)> {
         Vec::new()
     }
 }

@@ -2,18 +2,166 @@
 //! ending with an empty line.
 
 use std::sync::Arc;
+use std::time::Instant;
 
 use super::parse::{self, Gtp as Cmd, KgsTime, GTP_COMMANDS};
 use super::reader::LineError;
 use super::{Flow, Io};
 use crate::engine::SearchReport;
+use crate::games::{RuleError, Side};
+use crate::options::Kind;
 use crate::render;
-use crate::session::{SearchEvent, Session, MAX_LISTED_MOVES};
+use crate::search::{Clock, Limits};
+use crate::session::{SearchEvent, Session, SessionError, MAX_LISTED_MOVES};
 
 #[derive(Default)]
 pub struct Gtp {
     /// The command waiting for the search thread, with its id.
     pending: Option<(Option<u64>, Pending)>,
+    time: GtpTime,
+}
+
+/// What `genmove` thinks when nothing limits it.
+const DEFAULT_MOVETIME_MS: u64 = 1000;
+
+/// A GTP command's failure, in the words of its `?` answer.
+#[derive(Debug, thiserror::Error)]
+pub enum GtpError {
+    #[error(transparent)]
+    Session(#[from] SessionError),
+    #[error(transparent)]
+    Rule(#[from] RuleError),
+    /// The text the command parser refused, with its reason.
+    #[error("{0}")]
+    Syntax(String),
+    #[error("unexpected text after the move: '{0}'")]
+    TextAfterMove(String),
+    #[error("{0}: the time must not be negative")]
+    NegativeTime(&'static str),
+    #[error("cannot undo")]
+    CannotUndo,
+    #[error("unacceptable size")]
+    UnacceptableSize,
+    #[error("too many legal moves to list (more than {MAX_LISTED_MOVES})")]
+    TooManyMoves,
+    #[error("perft depth must be at most {MAX_PERFT_DEPTH}")]
+    PerftTooDeep,
+    #[error("cannot start perft: {0}")]
+    Thread(#[from] std::io::Error),
+}
+
+/// The GTP clock (`time_settings`, `time_left`, `kgs-time_settings`), all in milliseconds.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct GtpTime {
+    main: u64,
+    byo: u64,
+    stones: u32,
+    active: bool,
+    /// `time_left` of each side (time, stones), for the game whose [`Session::serial`] is
+    /// `serial`: a new game forgets them.
+    left: [Option<(u64, u32)>; 2],
+    serial: u64,
+}
+
+fn ms(seconds: f64) -> u64 {
+    if seconds.is_finite() && seconds > 0.0 {
+        (seconds * 1000.0).min(1e12) as u64
+    } else {
+        0
+    }
+}
+
+impl GtpTime {
+    /// `time_settings`: main time, then byo-yomi time per `stones` stones (in seconds).
+    pub fn settings(main: f64, byo: f64, stones: u32) -> GtpTime {
+        let (main, byo) = (ms(main), ms(byo));
+        // GTP: byo-yomi time with zero stones means no time limit.
+        let active = !(byo > 0 && stones == 0) && (main > 0 || byo > 0);
+        GtpTime {
+            main,
+            byo,
+            stones,
+            active,
+            ..GtpTime::default()
+        }
+    }
+
+    /// `time_left SIDE TIME STONES` in game `serial`: STONES 0 = still in main time.
+    pub fn set_left(&mut self, side: Side, time: f64, stones: u32, serial: u64) {
+        if self.serial != serial {
+            self.left = [None, None];
+            self.serial = serial;
+        }
+        self.left[side.index()] = Some((ms(time), stones));
+        self.active = true;
+    }
+
+    /// The search limits of a `genmove` for `side` in game `serial`; `None` when no clock
+    /// runs. `overhead` is the option `move_overhead`.
+    pub fn limits(&self, side: Side, serial: u64, overhead: u64) -> Option<Limits> {
+        if !self.active {
+            return None;
+        }
+        // A byo-yomi period: the time for `stones` moves, which comes back after them. With
+        // one stone, time not used is lost, so the move may use it all but the overhead.
+        let period = |time: u64, stones: u32| {
+            if stones == 1 {
+                Limits {
+                    movetime: Some(time.saturating_sub(overhead).max(1)),
+                    ..Limits::default()
+                }
+            } else {
+                Limits {
+                    clock: Some(Clock {
+                        remaining: time,
+                        increment: 0,
+                        movestogo: Some(stones),
+                    }),
+                    ..Limits::default()
+                }
+            }
+        };
+        let byo = (self.byo > 0 && self.stones > 0).then(|| period(self.byo, self.stones));
+        let left = if self.serial == serial {
+            self.left[side.index()]
+        } else {
+            None
+        };
+        // Without `time_left`: at the start of the game, in main time if there is any.
+        let (time, stones) = match (left, byo) {
+            (Some(left), _) => left,
+            (None, Some(_)) if self.main == 0 => (self.byo, self.stones),
+            // Only a `time_left` of another game or of the other side: no clock known.
+            (None, _) if self.main == 0 => return None,
+            (None, _) => (self.main, 0),
+        };
+        if stones > 0 {
+            return Some(period(time, stones));
+        }
+        let main = Limits {
+            clock: Some(Clock {
+                remaining: time,
+                increment: 0,
+                movestogo: None,
+            }),
+            ..Limits::default()
+        };
+        Some(match byo {
+            None => main,
+            Some(b) if time == 0 => b,
+            // Main time running out during the move only starts the byo-yomi: the move may
+            // take whichever of the two allows more.
+            Some(b) => {
+                let now = Instant::now();
+                let soft = |l: &Limits| l.deadlines(now, overhead).soft;
+                if soft(&b) > soft(&main) {
+                    b
+                } else {
+                    main
+                }
+            }
+        })
+    }
 }
 
 enum Pending {
@@ -37,7 +185,7 @@ fn frame(ok: bool, id: Option<u64>, body: &str) -> String {
     }
 }
 
-type Answer = Result<String, String>;
+type Answer = Result<String, GtpError>;
 
 /// The command part of a line: `#` starts a comment; what is left may be empty (no answer then).
 fn command_text(line: &str) -> &str {
@@ -76,26 +224,26 @@ impl Gtp {
         let cmd = match parse::gtp_command(&name, args) {
             Ok(c) => c,
             Err(e) => {
-                io.send(&frame(false, id, &e));
+                io.send(&frame(false, id, &GtpError::Syntax(e).to_string()));
                 return Flow::Continue;
             }
         };
         if let Cmd::Genmove { side, commit } = &cmd {
             if let Err(e) = self.genmove(session, side.as_deref(), *commit, id, sink) {
-                io.send(&frame(false, id, &e));
+                io.send(&frame(false, id, &e.to_string()));
             }
             return Flow::Continue;
         }
         if let Cmd::Perft(depth) = cmd {
             if let Err(e) = self.perft(session, depth, id, sink) {
-                io.send(&frame(false, id, &e));
+                io.send(&frame(false, id, &e.to_string()));
             }
             return Flow::Continue;
         }
         let quit = cmd == Cmd::Quit;
-        match execute(session, cmd) {
+        match self.execute(session, cmd) {
             Ok(body) => io.send(&frame(true, id, &body)),
-            Err(e) => io.send(&frame(false, id, &e)),
+            Err(e) => io.send(&frame(false, id, &e.to_string())),
         }
         if quit {
             Flow::Quit
@@ -111,24 +259,20 @@ impl Gtp {
         commit: bool,
         id: Option<u64>,
         sink: Arc<dyn Fn(SearchEvent) + Send + Sync>,
-    ) -> Result<(), String> {
-        if session.result().is_some() {
-            return Err("game is over".into());
-        }
-        if let Some(s) = side {
-            let s = session.side(s)?;
-            let to_move = session.game().side_to_move();
-            if s != to_move {
-                return Err(format!(
-                    "illegal move: it is {}'s turn",
-                    session.side_name(to_move)
-                ));
-            }
-        }
-        let limits = session.genmove_limits();
-        session
-            .start_search(limits, sink)
-            .map_err(|e| format!("cannot start search: {e}"))?;
+    ) -> Result<(), GtpError> {
+        let to_move = session.game().side_to_move();
+        let clock = self
+            .time
+            .limits(to_move, session.serial(), session.options.move_overhead);
+        let limits = match clock {
+            Some(l) => l,
+            None if session.has_search_caps() => Limits::default(),
+            None => Limits {
+                movetime: Some(DEFAULT_MOVETIME_MS),
+                ..Limits::default()
+            },
+        };
+        session.begin_search(side, limits, sink)?;
         self.pending = Some((id, Pending::Genmove(commit)));
         Ok(())
     }
@@ -139,13 +283,11 @@ impl Gtp {
         depth: u32,
         id: Option<u64>,
         sink: Arc<dyn Fn(SearchEvent) + Send + Sync>,
-    ) -> Result<(), String> {
+    ) -> Result<(), GtpError> {
         if depth > MAX_PERFT_DEPTH {
-            return Err(format!("perft depth must be at most {MAX_PERFT_DEPTH}"));
+            return Err(GtpError::PerftTooDeep);
         }
-        session
-            .start_perft(depth, sink)
-            .map_err(|e| format!("cannot start perft: {e}"))?;
+        session.start_perft(depth, sink)?;
         self.pending = Some((id, Pending::Perft));
         Ok(())
     }
@@ -191,88 +333,199 @@ impl Gtp {
     }
 }
 
-fn execute(session: &mut Session, cmd: Cmd) -> Answer {
-    match cmd {
-        Cmd::ProtocolVersion => Ok("2".into()),
-        Cmd::Name => Ok("tetrad".into()),
-        Cmd::Version => Ok(env!("CARGO_PKG_VERSION").into()),
-        Cmd::KnownCommand(c) => Ok(GTP_COMMANDS
-            .contains(&c.to_ascii_lowercase().as_str())
-            .to_string()),
-        Cmd::ListCommands => Ok(GTP_COMMANDS.join("\n")),
-        Cmd::Quit => Ok(String::new()),
-        Cmd::ListGames => Ok(Session::game_names().join("\n")),
-        Cmd::SetGame(name) => session.set_game(&name).map(|_| String::new()),
-        Cmd::ClearBoard => {
-            session.new_game();
-            Ok(String::new())
+/// `play [SIDE] MOVE [...]`: the first of two words may be a side or a move, which only the
+/// game can tell; text after the move is refused as such.
+fn play(
+    session: &mut Session,
+    side: Option<String>,
+    mv: String,
+    extra: Option<String>,
+) -> Result<(), GtpError> {
+    let Some(side) = side else {
+        session.play(None, &mv)?;
+        return Ok(());
+    };
+    if session.side(&side).is_err() {
+        let a_move = !matches!(session.game().check_move(&side), Err(RuleError::Syntax(_)));
+        if a_move {
+            let after = [Some(mv), extra].into_iter().flatten();
+            return Err(GtpError::TextAfterMove(after.collect::<Vec<_>>().join(" ")));
         }
-        Cmd::SetPosition(text) => session
-            .set_position(&text)
-            .map(|_| String::new())
-            .map_err(|e| e.to_string()),
-        Cmd::GetPosition => Ok(session.game().position()),
-        Cmd::Play { side, mv } => session
-            .play(side.as_deref(), &mv)
-            .map(|_| String::new())
-            .map_err(|e| e.to_string()),
-        Cmd::Genmove { .. } => Err("internal error: genmove is asynchronous".into()),
-        Cmd::Undo => {
-            if session.undo() {
+    }
+    if let Some(extra) = extra {
+        return Err(GtpError::TextAfterMove(extra));
+    }
+    session.play(Some(&side), &mv)?;
+    Ok(())
+}
+
+fn option_lines(session: &Session) -> String {
+    session
+        .option_list()
+        .into_iter()
+        .map(|o| match o.kind {
+            Kind::Button => format!("{} {}", o.gtp, o.kind.gtp_type()),
+            _ => format!("{} {} {}", o.gtp, o.value, o.kind.gtp_type()),
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+impl Gtp {
+    fn execute(&mut self, session: &mut Session, cmd: Cmd) -> Answer {
+        let done = |r: Result<(), GtpError>| r.map(|_| String::new());
+        match cmd {
+            Cmd::ProtocolVersion => Ok("2".into()),
+            Cmd::Name => Ok("tetrad".into()),
+            Cmd::Version => Ok(env!("CARGO_PKG_VERSION").into()),
+            Cmd::KnownCommand(c) => Ok(parse::is_gtp_command(&c.to_ascii_lowercase()).to_string()),
+            Cmd::ListCommands => Ok(GTP_COMMANDS
+                .iter()
+                .map(|(c, _)| *c)
+                .collect::<Vec<_>>()
+                .join("\n")),
+            Cmd::Help => Ok(GTP_COMMANDS
+                .iter()
+                .map(|(c, what)| format!("{c} - {what}"))
+                .collect::<Vec<_>>()
+                .join("\n")),
+            Cmd::Quit => Ok(String::new()),
+            Cmd::ListGames => Ok(Session::game_names().join("\n")),
+            Cmd::SetGame(name) => done(session.set_game(&name).map_err(GtpError::from)),
+            Cmd::ClearBoard => {
+                session.new_game();
                 Ok(String::new())
-            } else {
-                Err("cannot undo".into())
             }
-        }
-        Cmd::LegalMoves => match session.game().legal_moves_upto(MAX_LISTED_MOVES) {
-            Some(moves) => Ok(moves.join(" ")),
-            None => Err(format!(
-                "too many legal moves to list (more than {MAX_LISTED_MOVES})"
+            Cmd::SetPosition(text) => done(session.set_position(&text).map_err(GtpError::from)),
+            Cmd::GetPosition => Ok(session.game().position()),
+            Cmd::Play { side, mv, extra } => done(play(session, side, mv, extra)),
+            // Started by `Gtp::line`, answered when the search thread is done.
+            Cmd::Genmove { .. } | Cmd::Perft(_) => Err(GtpError::Syntax(
+                "internal error: genmove and perft are asynchronous".into(),
             )),
-        },
-        Cmd::Perft(_) => Err("internal error: perft is asynchronous".into()),
-        Cmd::GameResult => Ok(match session.result() {
-            Some(t) => format!("{} {}", session.result_word(), t.reason),
-            None => "ongoing".into(),
-        }),
-        Cmd::SideToMove => Ok(session.side_name(session.game().side_to_move()).into()),
-        Cmd::Showboard => Ok(format!("\n{}", session.game().render())),
-        Cmd::ShowboardSvg => Ok(format!("\n{}", render::svg::svg(&session.game().picture()))),
-        Cmd::BoardLayout => Ok(format!(
-            "\n{}",
-            render::json::layout(&session.game().picture())
-        )),
-        Cmd::SetOption { name, value } => session.set_option(&name, &value).map(|_| String::new()),
-        Cmd::ListOptions => Ok(session
-            .option_list()
-            .into_iter()
-            .map(|(n, v)| format!("{n} {v}"))
-            .collect::<Vec<_>>()
-            .join("\n")),
-        Cmd::TimeSettings { main, byo, stones } => {
-            session.time_settings(main, byo, stones);
-            Ok(String::new())
-        }
-        Cmd::TimeLeft { side, time, stones } => session
-            .time_left(&side, time, stones)
-            .map(|_| String::new()),
-        Cmd::KgsTimeSettings(k) => {
-            match k {
-                KgsTime::None => session.time_settings(0.0, 1.0, 0),
-                KgsTime::Absolute(m) => session.time_settings(m, 0.0, 0),
-                KgsTime::Byoyomi { main, period, .. } => session.time_settings(main, period, 1),
-                KgsTime::Canadian { main, byo, stones } => session.time_settings(main, byo, stones),
+            Cmd::Undo => {
+                if session.undo() {
+                    Ok(String::new())
+                } else {
+                    Err(GtpError::CannotUndo)
+                }
             }
-            Ok(String::new())
+            Cmd::LegalMoves => match session.game().legal_moves_upto(MAX_LISTED_MOVES) {
+                Some(moves) => Ok(moves.join(" ")),
+                None => Err(GtpError::TooManyMoves),
+            },
+            Cmd::GameResult => Ok(match session.result() {
+                Some(t) => format!("{} {}", session.result_word(), t.reason),
+                None => "ongoing".into(),
+            }),
+            Cmd::SideToMove => Ok(session.side_name(session.game().side_to_move()).into()),
+            Cmd::Showboard => Ok(format!("\n{}", session.game().render())),
+            Cmd::ShowboardSvg => Ok(format!("\n{}", render::svg::svg(&session.game().picture()))),
+            Cmd::BoardLayout => Ok(format!(
+                "\n{}",
+                render::json::layout(&session.game().picture())
+            )),
+            Cmd::SetOption { name, value } => {
+                done(session.set_option(&name, &value).map_err(GtpError::from))
+            }
+            Cmd::ListOptions => Ok(option_lines(session)),
+            Cmd::TimeSettings { main, byo, stones } => {
+                if main < 0.0 || byo < 0.0 {
+                    return Err(GtpError::NegativeTime("time_settings"));
+                }
+                self.time = GtpTime::settings(main, byo, stones);
+                Ok(String::new())
+            }
+            Cmd::TimeLeft { side, time, stones } => {
+                let side = session.side(&side)?;
+                if time < 0.0 {
+                    return Err(GtpError::NegativeTime("time_left"));
+                }
+                self.time.set_left(side, time, stones, session.serial());
+                Ok(String::new())
+            }
+            Cmd::KgsTimeSettings(k) => {
+                let (main, byo, stones) = match k {
+                    KgsTime::None => (0.0, 1.0, 0),
+                    KgsTime::Absolute(m) => (m, 0.0, 0),
+                    KgsTime::Byoyomi { main, period, .. } => (main, period, 1),
+                    KgsTime::Canadian { main, byo, stones } => (main, byo, stones),
+                };
+                if main < 0.0 || byo < 0.0 {
+                    return Err(GtpError::NegativeTime("kgs-time_settings"));
+                }
+                self.time = GtpTime::settings(main, byo, stones);
+                Ok(String::new())
+            }
+            Cmd::Boardsize(_) => Err(GtpError::UnacceptableSize),
+            Cmd::Komi(_) => Ok(String::new()),
         }
-        Cmd::Boardsize(_) => Err("unacceptable size".into()),
-        Cmd::Komi(_) => Ok(String::new()),
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::frame;
+    use super::{frame, GtpTime};
+    use crate::games::Side;
+    use crate::search::{Clock, Limits};
+
+    fn clock(remaining: u64, movestogo: Option<u32>) -> Option<Limits> {
+        Some(Limits {
+            clock: Some(Clock {
+                remaining,
+                increment: 0,
+                movestogo,
+            }),
+            ..Limits::default()
+        })
+    }
+
+    fn movetime(ms: u64) -> Option<Limits> {
+        Some(Limits {
+            movetime: Some(ms),
+            ..Limits::default()
+        })
+    }
+
+    #[test]
+    fn every_time_system_with_and_without_time_left() {
+        let at = |t: &GtpTime| t.limits(Side::P1, 0, 50);
+        // No clock: `time_settings` never sent, `kgs-time_settings none`, B > 0 with S = 0.
+        assert_eq!(at(&GtpTime::default()), None);
+        assert_eq!(at(&GtpTime::settings(0.0, 1.0, 0)), None);
+        assert_eq!(at(&GtpTime::settings(300.0, 5.0, 0)), None);
+        // Absolute.
+        let mut t = GtpTime::settings(60.0, 0.0, 0);
+        assert_eq!(at(&t), clock(60_000, None));
+        t.set_left(Side::P1, 30.0, 0, 0);
+        assert_eq!(at(&t), clock(30_000, None));
+        // Byo-yomi without main time: each move may use its whole period but the overhead.
+        let mut t = GtpTime::settings(0.0, 30.0, 1);
+        assert_eq!(at(&t), movetime(29_950));
+        t.set_left(Side::P1, 20.0, 1, 0);
+        assert_eq!(at(&t), movetime(19_950));
+        // Main time before byo-yomi: the more generous of the two budgets.
+        let mut t = GtpTime::settings(600.0, 30.0, 1);
+        assert_eq!(at(&t), movetime(29_950));
+        t.set_left(Side::P1, 0.0, 0, 0);
+        assert_eq!(at(&t), movetime(29_950));
+        let t = GtpTime::settings(3600.0, 1.0, 1);
+        assert_eq!(at(&t), clock(3_600_000, None));
+        // Canadian: main time, then B seconds for S stones.
+        let mut t = GtpTime::settings(0.0, 300.0, 25);
+        assert_eq!(at(&t), clock(300_000, Some(25)));
+        t.set_left(Side::P1, 250.0, 20, 0);
+        assert_eq!(at(&t), clock(250_000, Some(20)));
+        let mut t = GtpTime::settings(600.0, 300.0, 25);
+        t.set_left(Side::P1, 0.0, 0, 0);
+        assert_eq!(at(&t), clock(300_000, Some(25)));
+        // `time_left` alone is a clock; a new game forgets it.
+        let mut t = GtpTime::default();
+        t.set_left(Side::P1, 5.0, 0, 0);
+        assert_eq!(at(&t), clock(5_000, None));
+        assert_eq!(t.limits(Side::P1, 1, 50), None);
+        assert_eq!(t.limits(Side::P2, 0, 50), None);
+    }
 
     #[test]
     fn frames() {

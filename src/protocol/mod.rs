@@ -115,10 +115,14 @@ pub fn run(
                 lp.search_finished();
                 lp.gtp.perft_done(&mut io, &count);
             }
+            Event::Search(SearchEvent::DivideDone(split)) => {
+                lp.session.search_finished();
+                lp.ugi.divide_done(&mut io, &split);
+            }
             Event::Search(SearchEvent::Done(report)) => {
                 lp.search_finished();
                 match lp.dialect {
-                    Some(Dialect::Ugi) => lp.ugi.done(&mut io, &report),
+                    Some(Dialect::Ugi) => lp.ugi.done(&mut io, &lp.session, &report),
                     _ => lp.gtp.done(&mut io, &mut lp.session, &report),
                 }
             }

@@ -51,15 +51,19 @@ pub enum Gtp {
     Version,
     KnownCommand(String),
     ListCommands,
+    Help,
     Quit,
     ListGames,
     SetGame(String),
     ClearBoard,
     SetPosition(String),
     GetPosition,
+    /// `play MOVE` or `play SIDE MOVE`; `extra` is anything after that (an error, but whether
+    /// the first word was a side or a move only the session can tell).
     Play {
         side: Option<String>,
         mv: String,
+        extra: Option<String>,
     },
     Genmove {
         side: Option<String>,
@@ -111,37 +115,80 @@ pub enum KgsTime {
     },
 }
 
-/// Every GTP command name, as `list_commands` prints them.
-pub const GTP_COMMANDS: &[&str] = &[
-    "protocol_version",
-    "name",
-    "version",
-    "known_command",
-    "list_commands",
-    "quit",
-    "list_games",
-    "set_game",
-    "clear_board",
-    "set_position",
-    "get_position",
-    "play",
-    "genmove",
-    "reg_genmove",
-    "undo",
-    "legal_moves",
-    "perft",
-    "game_result",
-    "side_to_move",
-    "showboard",
-    "board_layout",
-    "set_option",
-    "list_options",
-    "time_settings",
-    "time_left",
-    "kgs-time_settings",
-    "boardsize",
-    "komi",
+/// Every GTP command with its one-line description: `list_commands` prints the names, `help`
+/// the names with their descriptions.
+pub const GTP_COMMANDS: &[(&str, &str)] = &[
+    ("protocol_version", "the GTP version, 2"),
+    ("name", "the engine's name"),
+    ("version", "the engine's version"),
+    ("known_command", "known_command C: whether C is a command"),
+    ("list_commands", "every command, one per line"),
+    ("help", "every command with a one-line description"),
+    (
+        "quit",
+        "ends the session once the commands before it are answered",
+    ),
+    ("list_games", "every game, one per line"),
+    (
+        "set_game",
+        "set_game NAME: selects a game and starts a new game of it",
+    ),
+    ("clear_board", "starts a new game of the current game"),
+    (
+        "set_position",
+        "set_position POS: sets up a position string; history cleared",
+    ),
+    ("get_position", "the current position string"),
+    ("play", "play [SIDE] MOVE: plays a move"),
+    (
+        "genmove",
+        "genmove [SIDE]: searches, plays and answers a move",
+    ),
+    (
+        "reg_genmove",
+        "reg_genmove [SIDE]: searches and answers a move without playing it",
+    ),
+    ("undo", "takes back the last move"),
+    ("legal_moves", "every legal move, sorted"),
+    (
+        "perft",
+        "perft N: the number of leaf positions N plies ahead",
+    ),
+    (
+        "game_result",
+        "ongoing, draw or the winner, with the reason",
+    ),
+    ("side_to_move", "the side to move"),
+    (
+        "showboard",
+        "showboard [svg]: a diagram of the position (text, or an SVG picture)",
+    ),
+    (
+        "board_layout",
+        "the board's geometry as JSON, for GUIs",
+    ),
+    ("set_option", "set_option NAME VALUE: sets an option"),
+    ("list_options", "every option: name, value and type"),
+    (
+        "time_settings",
+        "time_settings MAIN BYO_YOMI STONES: the clock, in seconds",
+    ),
+    (
+        "time_left",
+        "time_left SIDE TIME STONES: time left on a side's clock",
+    ),
+    (
+        "kgs-time_settings",
+        "kgs-time_settings none|absolute M|byoyomi M P N|canadian M B S",
+    ),
+    ("boardsize", "compatibility only: no size is acceptable"),
+    ("komi", "compatibility only: ignored"),
 ];
+
+/// Whether `name` (lower case) is a GTP command.
+pub fn is_gtp_command(name: &str) -> bool {
+    GTP_COMMANDS.iter().any(|(c, _)| *c == name)
+}
 
 fn no_args(cmd: Gtp, args: &str) -> Result<Gtp, String> {
     if args.is_empty() {
@@ -178,6 +225,7 @@ pub fn gtp_command(cmd: &str, args: &str) -> Result<Gtp, String> {
         "version" => no_args(Version, args),
         "known_command" => Ok(KnownCommand(one_word(args)?)),
         "list_commands" => no_args(ListCommands, args),
+        "help" => no_args(Help, args),
         "quit" => Ok(Quit), // quitting never fails
         "list_games" => no_args(ListGames, args),
         "set_game" => Ok(SetGame(one_word(args)?)),
@@ -188,15 +236,17 @@ pub fn gtp_command(cmd: &str, args: &str) -> Result<Gtp, String> {
         "play" => {
             let words: Vec<&str> = args.split(' ').filter(|w| !w.is_empty()).collect();
             match words.as_slice() {
+                [] => Err("syntax error: expected [SIDE] MOVE".into()),
                 [mv] => Ok(Play {
                     side: None,
                     mv: mv.to_string(),
+                    extra: None,
                 }),
-                [side, mv] => Ok(Play {
+                [side, mv, rest @ ..] => Ok(Play {
                     side: Some(side.to_string()),
                     mv: mv.to_string(),
+                    extra: (!rest.is_empty()).then(|| rest.join(" ")),
                 }),
-                _ => Err("syntax error: expected [SIDE] MOVE".into()),
             }
         }
         "genmove" | "reg_genmove" => {
@@ -337,6 +387,12 @@ pub enum Ugi {
     Query(String),
     Debug,
     Quit,
+    /// Stockfish's `d`: the board and its position string.
+    Display,
+    /// Stockfish's `eval`: the static evaluation.
+    Eval,
+    /// `go perft N`: perft split by root move.
+    Perft(u32),
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -497,7 +553,17 @@ pub fn ugi_line(line: &str) -> Result<Ugi, String> {
         "uginewgame" | "ucinewgame" | "uainewgame" => bare(Ugi::NewGame),
         "setoption" => setoption(args),
         "position" => position(args),
-        "go" => go_params(args).map(Ugi::Go),
+        "go" => match args.split_once(' ') {
+            Some((p, depth)) if p.eq_ignore_ascii_case("perft") => depth
+                .trim()
+                .parse::<u32>()
+                .map(Ugi::Perft)
+                .map_err(|_| "go perft needs a depth".to_string()),
+            None if args.eq_ignore_ascii_case("perft") => Err("go perft needs a depth".into()),
+            _ => go_params(args).map(Ugi::Go),
+        },
+        "d" => bare(Ugi::Display),
+        "eval" => bare(Ugi::Eval),
         "stop" => bare(Ugi::Stop),
         "ponderhit" => bare(Ugi::PonderHit),
         "query" => Ok(Ugi::Query(one_word(args)?.to_ascii_lowercase())),
@@ -528,11 +594,19 @@ mod tests {
             gtp_command("play", "b c5:e3"),
             Ok(Gtp::Play {
                 side: Some("b".into()),
-                mv: "c5:e3".into()
+                mv: "c5:e3".into(),
+                extra: None,
             })
         );
         assert!(gtp_command("play", "").is_err());
-        assert!(gtp_command("play", "a b c").is_err());
+        assert_eq!(
+            gtp_command("play", "a b c d"),
+            Ok(Gtp::Play {
+                side: Some("a".into()),
+                mv: "b".into(),
+                extra: Some("c d".into()),
+            })
+        );
         assert_eq!(gtp_command("perft", "3"), Ok(Gtp::Perft(3)));
         assert!(gtp_command("perft", "-3").is_err());
         assert!(gtp_command("perft", "99999999999").is_err());

@@ -7,9 +7,9 @@ use super::parse::{self, Go, Ugi as Cmd};
 use super::reader::LineError;
 use super::{Flow, Io};
 use crate::engine::{InfoReport, SearchReport};
-use crate::games::{Outcome, Side, GAME_NAMES};
-use crate::search::{Clock, Limits};
-use crate::session::{SearchEvent, Session, MAX_HASH_MIB, MAX_THREADS};
+use crate::games::{Outcome, RuleError, Side};
+use crate::search::{uci_score, Clock, Limits};
+use crate::session::{SearchEvent, Session, SessionError};
 
 #[derive(Default)]
 pub struct Ugi {
@@ -65,7 +65,7 @@ impl Ugi {
             }
             Cmd::SetOption { name, value } => {
                 if let Err(e) = session.set_option(&name, &value) {
-                    error(io, &e);
+                    error(io, &e.to_string());
                 }
             }
             Cmd::NewGame => session.new_game(),
@@ -76,17 +76,32 @@ impl Ugi {
                     self.no_position = Some(e.to_string());
                 }
             },
-            Cmd::Go(go) => {
-                if let Some(why) = &self.no_position {
-                    error(io, &format!("no position ({why})"));
-                    io.send("bestmove (none)\n");
-                } else if session.result().is_some() {
-                    io.send("bestmove (none)\n");
-                } else if let Err(e) = session.start_search(limits(session, &go), sink) {
-                    error(io, &format!("cannot start search: {e}"));
+            Cmd::Go(_) if self.no_position.is_some() => {
+                let why = self.no_position.as_deref().unwrap_or_default();
+                error(io, &format!("no position ({why})"));
+                io.send("bestmove (none)\n");
+            }
+            Cmd::Go(go) => match session.begin_search(None, limits(session, &go), sink) {
+                Ok(()) => {}
+                // A finished game has no move to search: the GUI asks `query gameover`.
+                Err(SessionError::Rule(RuleError::GameOver)) => io.send("bestmove (none)\n"),
+                Err(e) => {
+                    error(io, &e.to_string());
                     io.send("bestmove (none)\n");
                 }
+            },
+            Cmd::Perft(depth) => {
+                if depth > MAX_PERFT_DEPTH {
+                    error(
+                        io,
+                        &format!("perft depth must be at most {MAX_PERFT_DEPTH}"),
+                    );
+                } else if let Err(e) = session.start_divide(depth, sink) {
+                    error(io, &format!("cannot start perft: {e}"));
+                }
             }
+            Cmd::Display => display(io, session),
+            Cmd::Eval => eval(io, session),
             Cmd::Stop | Cmd::PonderHit | Cmd::Debug => {}
             Cmd::Query(q) => query(io, session, self.no_position.as_deref(), &q),
             Cmd::Quit => return Flow::Quit,
@@ -118,8 +133,14 @@ impl Ugi {
     pub fn info(&mut self, io: &mut Io, i: &InfoReport) {
         let nps = i.nodes * 1000 / i.elapsed_ms.max(1);
         let mut s = format!(
-            "info depth {} score cp {} nodes {} nps {} time {}",
-            i.depth, i.score, i.nodes, nps, i.elapsed_ms
+            "info depth {} seldepth {} score {} nodes {} nps {} time {} hashfull {}",
+            i.depth,
+            i.seldepth.max(i.depth),
+            uci_score(i.score),
+            i.nodes,
+            nps,
+            i.elapsed_ms,
+            i.hashfull
         );
         if !i.pv.is_empty() {
             s.push_str(" pv ");
@@ -129,53 +150,97 @@ impl Ugi {
         io.send(&s);
     }
 
-    pub fn done(&mut self, io: &mut Io, report: &SearchReport) {
+    pub fn done(&mut self, io: &mut Io, session: &Session, report: &SearchReport) {
         if let Some(e) = &report.error {
             io.send(&format!("info string error: {e}\n"));
         }
         let best = report.best.as_deref().unwrap_or("(none)");
-        io.send(&format!("bestmove {best}\n"));
+        // `ponder P` only when the GUI asked for it: strict arbiters accept two tokens only.
+        match report.pv.get(1) {
+            Some(reply)
+                if session.options.ponder
+                    && report.pv.first().map(String::as_str) == Some(best) =>
+            {
+                io.send(&format!("bestmove {best} ponder {reply}\n"))
+            }
+            _ => io.send(&format!("bestmove {best}\n")),
+        }
     }
+
+    /// `go perft N` has ended: each root move with its count, as Stockfish prints them.
+    pub fn divide_done(&mut self, io: &mut Io, split: &Result<Vec<(String, u64)>, String>) {
+        match split {
+            Ok(split) => {
+                let mut s = String::new();
+                for (mv, n) in split {
+                    s.push_str(&format!("{mv}: {n}\n"));
+                }
+                let total: u64 = split.iter().map(|(_, n)| n).sum();
+                s.push_str(&format!("\nNodes searched: {total}\n\n"));
+                io.send(&s);
+            }
+            Err(e) => error(io, e),
+        }
+    }
+}
+
+/// Deeper perft is refused outright: no game finishes it in a human lifetime.
+const MAX_PERFT_DEPTH: u32 = 20;
+
+/// `d`: the board, its position string and the side to move.
+fn display(io: &mut Io, session: &Session) {
+    let game = session.game();
+    io.send(&format!(
+        "{}\n\nPosition: {}\nSide to move: {}\n",
+        game.render().trim_end(),
+        game.position(),
+        session.side_name(game.side_to_move())
+    ));
+}
+
+/// `eval`: the static evaluation from the side to move's point of view, term by term when the
+/// game lists its terms.
+fn eval(io: &mut Io, session: &Session) {
+    let (total, terms) = session.game().evaluation();
+    let mut s = String::new();
+    for (name, value) in &terms {
+        s.push_str(&format!("{name:<16} {value:>7}\n"));
+    }
+    if !terms.is_empty() {
+        s.push('\n');
+    }
+    let side = session.side_name(session.game().side_to_move());
+    s.push_str(&format!(
+        "Total evaluation: {total} (for {side}, the side to move)\n"
+    ));
+    io.send(&s);
 }
 
 fn hello(io: &mut Io, session: &Session, word: &str) {
     let mut s = String::new();
     s.push_str("id name tetrad\n");
     s.push_str("id author the tetrad developers\n");
-    let o = &session.options;
-    s.push_str(&format!(
-        "option name Threads type spin default {} min 1 max {MAX_THREADS}\n",
-        o.threads
-    ));
-    s.push_str(&format!(
-        "option name Hash type spin default {} min 1 max {MAX_HASH_MIB}\n",
-        o.hash_mib
-    ));
-    s.push_str(&format!(
-        "option name Seed type spin default {} min 0 max 2147483647\n",
-        o.seed
-    ));
-    s.push_str(&format!(
-        "option name MoveOverhead type spin default {} min 0 max 60000\n",
-        o.move_overhead
-    ));
-    s.push_str(&format!(
-        "option name UCI_Variant type combo default {} var {}\n",
-        session.game().name(),
-        GAME_NAMES.join(" var ")
-    ));
-    s.push_str("option name Clear Hash type button\n");
-    for (name, value) in session.game().options() {
-        s.push_str(&format!("option name {name} type string default {value}\n"));
+    for o in session.option_list() {
+        s.push_str(&o.kind.ugi_line(o.ugi, &o.value));
+        s.push('\n');
     }
     s.push_str(&format!("{word}ok\n"));
     io.send(&s);
 }
 
+/// The side the UGI clock names `wtime`/`winc` belong to: the side named white (Phutball,
+/// which has none, counts red as white).
+fn white_side(session: &Session) -> Side {
+    match session.game().side_names() {
+        [_, "white"] => Side::P2,
+        _ => Side::P1,
+    }
+}
+
 /// The mover's clock from `go`: `p1time`/`p2time` first, else the white/black names.
 fn limits(session: &Session, go: &Go) -> Limits {
     let side = session.game().side_to_move();
-    let white = session.white_side();
+    let white = white_side(session);
     let by_colour = |w: Option<u64>, b: Option<u64>| if side == white { w } else { b };
     let (time, inc) = match side {
         Side::P1 => (go.p1time, go.p1inc),

@@ -6,6 +6,10 @@ use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use rand::rngs::SmallRng;
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+
 use super::time::{Deadlines, Limits};
 use super::tt::{Bound, Table};
 use crate::games::{DrawRules, DrawTracker, Game, Outcome, Terminal, EVAL_LIMIT};
@@ -31,6 +35,10 @@ pub struct Params {
     pub move_overhead_ms: u64,
     /// When the move time started (the `go` or `genmove` was read); `None`: now.
     pub started: Option<Instant>,
+    /// 0: root moves are tried in the game's order. Otherwise the root moves are shuffled by
+    /// this seed before the search, so that among moves the ordering ranks alike (and that then
+    /// often score alike) another one may be found first and played.
+    pub seed: u64,
 }
 
 /// Progress reported after each completed iteration.
@@ -398,6 +406,9 @@ pub fn search<G: Game>(
     let mut root = Vec::new();
     game.root_moves_until(pos, &mut root, &interrupt);
     s.root = root;
+    if params.seed != 0 {
+        s.root.shuffle(&mut SmallRng::seed_from_u64(params.seed));
+    }
     let root = s.root.clone();
     let mut result = SearchResult {
         best: root.first().copied(),

@@ -139,6 +139,29 @@ pub fn evaluate_with(p: &Position, w: &Weights) -> i32 {
     v.clamp(-(EVAL_LIMIT - 1), EVAL_LIMIT - 1)
 }
 
+/// The terms of [`evaluate`], each the side to move's contribution minus the opponent's; they
+/// add up to it (before the clamp to the evaluation bound).
+pub fn terms(p: &Position) -> Vec<(&'static str, i32)> {
+    let w = &WEIGHTS;
+    let us = p.stm;
+    let them = us ^ 1;
+    let (a, b) = (side_view(p, us), side_view(p, them));
+    let en = |side| en_prise(p, side).count_ones() as i32;
+    vec![
+        ("men", (a.men - b.men) * w.man),
+        ("kings", (a.kings - b.kings) * w.king),
+        ("man mobility", (a.man_moves - b.man_moves) * w.man_mobility),
+        (
+            "king mobility",
+            (a.king_moves - b.king_moves) * w.king_mobility,
+        ),
+        ("jammed men", (a.jammed - b.jammed) * w.jammed),
+        ("advance", (a.advance - b.advance) * w.advance),
+        ("crown risk", (a.crown_risk - b.crown_risk) * w.crown_risk),
+        ("en prise", (en(us) - en(them)) * w.en_prise),
+    ]
+}
+
 /// Captures taking little first (every piece taken from the opponent helps them); quiet moves
 /// that leave the opponent a capture (a piece offered) first among quiet moves, then men moves.
 pub fn order_hint(p: &Position, m: Move) -> i32 {
@@ -157,4 +180,22 @@ pub fn order_hint(p: &Position, m: Move) -> i32 {
         h -= 100;
     }
     h
+}
+
+#[cfg(test)]
+mod term_tests {
+    use super::super::position::parse_position;
+    use super::*;
+
+    #[test]
+    fn the_terms_add_up_to_the_evaluation() {
+        for fen in [
+            "W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8",
+            "B:WKh8,d4,c3:Bf2,d2,c7,Ke5",
+        ] {
+            let p = parse_position(fen).expect("position");
+            let sum: i32 = terms(&p).iter().map(|t| t.1).sum();
+            assert_eq!(sum, evaluate(&p), "{fen}");
+        }
+    }
 }

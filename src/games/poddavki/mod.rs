@@ -15,6 +15,7 @@ mod tests;
 use rand::rngs::SmallRng;
 
 use super::{DrawRules, Game, Outcome, RuleError, Side, Terminal};
+use crate::options::{GameOption, Kind};
 pub use board::{Move, Position};
 
 /// The game with its two house draw rules, each switchable (`draw_repetition`,
@@ -116,6 +117,9 @@ impl Game for Poddavki {
     fn evaluate(&self, pos: &Position) -> i32 {
         eval::evaluate(pos)
     }
+    fn eval_terms(&self, pos: &Position) -> Vec<(&'static str, i32)> {
+        eval::terms(pos)
+    }
     fn order_hint(&self, pos: &Position, mv: Move) -> i32 {
         eval::order_hint(pos, mv)
     }
@@ -144,10 +148,10 @@ impl Game for Poddavki {
         }
         Ok(true)
     }
-    fn options(&self) -> Vec<(&'static str, String)> {
+    fn options(&self) -> Vec<GameOption> {
         vec![
-            ("draw_repetition", self.draw_repetition.to_string()),
-            ("draw_no_progress", self.draw_no_progress.to_string()),
+            GameOption::new("draw_repetition", Kind::Check, self.draw_repetition),
+            GameOption::new("draw_no_progress", Kind::Check, self.draw_no_progress),
         ]
     }
 }

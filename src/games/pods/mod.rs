@@ -9,6 +9,7 @@ use std::sync::{Arc, Mutex};
 use rand::rngs::SmallRng;
 
 use super::{DrawRules, Game, Outcome, RuleError, Side, Terminal};
+use crate::options::{GameOption, Kind};
 
 pub mod board;
 pub mod data;
@@ -261,12 +262,21 @@ impl Game for Pods {
             _ => Ok(false),
         }
     }
-    fn options(&self) -> Vec<(&'static str, String)> {
+    fn options(&self) -> Vec<GameOption> {
         vec![
-            ("pods_data", self.data.source.clone()),
-            (
+            GameOption::new("pods_data", Kind::String, &self.data.source),
+            GameOption::new(
                 "pods_rotation",
-                (u32::from(self.start_rot) * 90).to_string(),
+                Kind::Combo(&["0", "90", "180", "270"]),
+                u32::from(self.start_rot) * 90,
+            ),
+            GameOption::new(
+                "pods_solver_nodes",
+                Kind::Spin {
+                    min: 0,
+                    max: solver::MAX_ROOT_NODES,
+                },
+                self.solver_nodes,
             ),
         ]
     }

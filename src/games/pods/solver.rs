@@ -12,6 +12,8 @@ use super::Pods;
 /// Nodes the root solver may spend per position by default (about a tenth of a second on an idle
 /// machine; the search's clock stops it sooner). Option `pods_solver_nodes` changes it.
 pub const ROOT_NODE_LIMIT: u64 = 100_000;
+/// The largest `pods_solver_nodes` accepted (a GUI reads a spin's bounds as 32-bit integers).
+pub const MAX_ROOT_NODES: u64 = 2_147_483_647;
 /// The root solver is tried only when both sides together have at most this many points left
 /// to place on (about a dozen plies before the end); earlier it would only burn its budget.
 const ROOT_GATE_POINTS: u32 = 20;
