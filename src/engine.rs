@@ -6,8 +6,8 @@ use std::sync::{Arc, Mutex};
 
 use crate::games::{self, diamond, phutball, poddavki, pods, DrawTracker, Game, RuleError, Side};
 use crate::games::{Outcome, Terminal};
-use crate::render::{self, Draw, Picture};
 use crate::options::GameOption;
+use crate::render::{self, Draw, Picture};
 use crate::search::{self, Params, Table};
 
 /// One `info` report of a running search, with the PV already in notation.

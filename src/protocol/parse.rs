@@ -163,10 +163,7 @@ pub const GTP_COMMANDS: &[(&str, &str)] = &[
         "showboard",
         "showboard [svg]: a diagram of the position (text, or an SVG picture)",
     ),
-    (
-        "board_layout",
-        "the board's geometry as JSON, for GUIs",
-    ),
+    ("board_layout", "the board's geometry as JSON, for GUIs"),
     ("set_option", "set_option NAME VALUE: sets an option"),
     ("list_options", "every option: name, value and type"),
     (

@@ -13,7 +13,7 @@ fn searched(p: &Pos, depth: u32) -> SearchResult<Move> {
             depth: Some(depth),
             ..Limits::default()
         },
-        move_overhead_ms: 0,
+        ..Params::default()
     };
     let mut tt = Table::new(16);
     let stop = AtomicBool::new(false);
