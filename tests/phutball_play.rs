@@ -52,7 +52,7 @@ fn scores_now(game: &Phutball, position: &str, text: &str) -> Result<(), String>
 }
 
 #[test]
-fn score_in_one_at_depth_1_and_100ms() {
+fn score_in_one_at_depth_1_and_3() {
     let game = Phutball;
     let long = SCORE_IN_ONE.iter().filter(|s| s.min_jumps >= 4).count();
     let traps = SCORE_IN_ONE.iter().filter(|s| s.own_goal_trap).count();
@@ -65,7 +65,7 @@ fn score_in_one_at_depth_1_and_100ms() {
         } else {
             "blue"
         };
-        for limit in ["depth 1", "movetime 100"] {
+        for limit in ["depth 1", "depth 3"] {
             let mv = suggest(&mut e, s.position, limit);
             if let Err(why) = scores_now(&game, s.position, &mv) {
                 failures.push(format!("{} ({limit}): {why}", s.name));
@@ -81,7 +81,7 @@ fn score_in_one_at_depth_1_and_100ms() {
         "phutball score in one: {long} positions need 4+ jumps, {traps} have an own-goal trap"
     );
     eprintln!(
-        "phutball score in one: {}/{} searches scored ({} positions, depth 1 and 100 ms)",
+        "phutball score in one: {}/{} searches scored ({} positions, depth 1 and 3)",
         2 * SCORE_IN_ONE.len() - failures.len(),
         2 * SCORE_IN_ONE.len(),
         SCORE_IN_ONE.len()
@@ -90,7 +90,7 @@ fn score_in_one_at_depth_1_and_100ms() {
 }
 
 #[test]
-fn stop_the_threat_at_100ms() {
+fn stop_the_threat_at_depth_2() {
     let game = Phutball;
     assert!(STOP_THE_THREAT.len() >= 30);
     let mut e = engine();
@@ -118,7 +118,7 @@ fn stop_the_threat_at_100ms() {
             s.name
         );
 
-        let text = suggest(&mut e, s.position, "movetime 100");
+        let text = suggest(&mut e, s.position, "depth 2");
         match game.parse_move(&pos, &text) {
             Ok(mv) if stops_threat(&game, &pos, mv) => {}
             Ok(_) => failures.push(format!("{}: {text} lets the opponent score", s.name)),

@@ -75,10 +75,11 @@ fn engine() -> Engine {
     e
 }
 
-/// The move `genmove` plays in `fen` at 100 ms, and the position the engine reports after it.
+/// The move `genmove` plays in `fen` at depth 4 (not a time: the answer must not depend on
+/// the machine's load), and the position the engine reports after it.
 fn genmove(e: &mut Engine, fen: &str) -> (String, String) {
     assert_eq!(e.gtp(&format!("set_position {fen}")), "=");
-    assert_eq!(e.gtp("set_option movetime 100"), "=");
+    assert_eq!(e.gtp("set_option depth 4"), "=");
     let answer = e.gtp("genmove");
     let mv = answer
         .strip_prefix("= ")
