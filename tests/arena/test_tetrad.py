@@ -200,8 +200,14 @@ class PoddavkiPdnTest(unittest.TestCase):
             self.assertEqual(pdn.game_ending, rec["result"])
             self.assertEqual(len(pdn.moves), len(rec["opening"]) + rec["plies"])
             jobs.append((rec["game"], pdn.variant, pdn.tags.get("FEN", "startpos"), pdn.moves))
-        with multiprocessing.Pool(2) as pool:
+        # close and join, not terminate: the workers may have inherited the arena's SIGTERM
+        # handler from an in-process run, and would print a traceback
+        pool = multiprocessing.Pool(2)
+        try:
             replays = pool.map(_replay, jobs)
+        finally:
+            pool.close()
+            pool.join()
         ends = {}
         for number, error, pieces, left in replays:
             rec = by_number[number]
