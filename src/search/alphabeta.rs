@@ -1,5 +1,5 @@
 //! Iterative-deepening negamax alpha-beta with principal-variation search, a transposition
-//! table, move ordering ([`super::movepick`]), late-move reductions, forced-move extension (quiescence
+//! table, move ordering (in `movepick`), late-move reductions, forced-move extension (quiescence
 //! for games with compulsory captures) and mate-distance scores. Generic over [`Game`].
 
 use std::sync::atomic::{AtomicBool, Ordering};
