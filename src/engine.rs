@@ -65,7 +65,6 @@ pub trait AnyGame: Send {
         self.legal_moves_upto(usize::MAX).unwrap_or_default()
     }
     fn result(&self) -> Option<Terminal>;
-    fn perft(&self, depth: u32) -> u64;
     /// Perft from the current position, interruptible through `stop`.
     fn perft_job(&self, depth: u32, stop: Arc<AtomicBool>) -> PerftJob;
     /// [`AnyGame::perft_job`] split by root move.
@@ -225,9 +224,6 @@ impl<G: Game + Draw> AnyGame for GameState<G> {
     }
     fn result(&self) -> Option<Terminal> {
         games::outcome(&self.game, &self.pos, &self.tracker)
-    }
-    fn perft(&self, depth: u32) -> u64 {
-        self.game.perft(&self.pos, depth)
     }
     fn perft_job(&self, depth: u32, stop: Arc<AtomicBool>) -> PerftJob {
         let game = self.game.clone();

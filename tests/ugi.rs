@@ -247,3 +247,34 @@ fn the_hash_table_is_ready_before_the_first_search() {
     let resized = e.rss_kib().expect("rss readable");
     assert!(resized > 40 * 1024, "rss {resized} KiB with Hash 64");
 }
+
+/// A `go perft` no one could wait for (hours even at full speed, so it is still running when
+/// the next line arrives) ends at `stop` with an error and the engine reads on; at `quit` the
+/// engine exits.
+#[test]
+fn go_perft_stops_at_stop_and_at_quit() {
+    for variant in ["poddavki", "diamond", "pods-standard"] {
+        let mut e = Engine::start(&[]);
+        e.send("uci");
+        e.until("uciok");
+        e.send(&format!("setoption name UCI_Variant value {variant}"));
+        e.send("position startpos");
+        e.send("go perft 20");
+        e.send("stop");
+        let lines = e.until("info string error: perft interrupted");
+        assert!(
+            !lines.iter().any(|l| l.starts_with("Nodes searched")),
+            "{lines:?}"
+        );
+        e.send("isready");
+        assert_eq!(
+            e.until("readyok").last().map(String::as_str),
+            Some("readyok")
+        );
+
+        e.send("go perft 20");
+        e.send("quit");
+        let exit = e.wait_exit(common::TIMEOUT).map(|r| r.0);
+        assert_eq!(exit, Some(0), "{variant}");
+    }
+}

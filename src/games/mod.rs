@@ -193,6 +193,12 @@ pub trait Game: Clone + Send + Sync + 'static {
         self.root_moves(pos, out)
     }
 
+    /// Subtrees this many plies deep or less are counted by [`Game::perft`] in one go inside
+    /// [`stoppable_perft`], so the protocol's perft runs at the game's own speed and still stops
+    /// between subtrees. Chosen so that one such subtree takes about a millisecond; 0 (the
+    /// default) walks every ply through the stoppable, move-capped path.
+    const PERFT_SUBTREE_DEPTH: u32 = 0;
+
     /// Leaf count `depth` plies ahead; finished positions (by [`Game::terminal`]) count 0 beyond
     /// themselves; history-dependent draws are ignored. Games override it for speed.
     fn perft(&self, pos: &Self::Pos, depth: u32) -> u64 {
@@ -242,7 +248,8 @@ pub enum PerftStop {
 pub const PERFT_MOVE_CAP: usize = 2_000_000;
 
 /// [`Game::perft`] that gives up soon after `stop` is set (the flag is read before every
-/// position it counts) or when a position has too many moves to count.
+/// position it walks and every subtree of [`Game::PERFT_SUBTREE_DEPTH`] plies it hands to
+/// [`Game::perft`]) or when a position it walks has too many moves to count.
 pub fn stoppable_perft<G: Game>(
     game: &G,
     pos: &G::Pos,
@@ -251,6 +258,9 @@ pub fn stoppable_perft<G: Game>(
 ) -> Result<u64, PerftStop> {
     if stop.load(std::sync::atomic::Ordering::Relaxed) {
         return Err(PerftStop::Stopped);
+    }
+    if depth <= G::PERFT_SUBTREE_DEPTH {
+        return Ok(game.perft(pos, depth));
     }
     if depth == 0 {
         return Ok(1);

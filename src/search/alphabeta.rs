@@ -1,8 +1,7 @@
 //! Iterative-deepening negamax alpha-beta with principal-variation search, a transposition
-//! table, killer and history ordering, late-move reductions, forced-move extension (quiescence
+//! table, move ordering (in `movepick`), late-move reductions, forced-move extension (quiescence
 //! for games with compulsory captures) and mate-distance scores. Generic over [`Game`].
 
-use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -10,6 +9,7 @@ use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 
+use super::movepick::MoveOrder;
 use super::time::{Deadlines, Limits};
 use super::tt::{Bound, Table};
 use crate::games::{DrawRules, DrawTracker, Game, Outcome, Terminal, EVAL_LIMIT};
@@ -20,7 +20,6 @@ const INF: i32 = MATE + 1;
 /// Scores beyond this are wins/losses with a known distance.
 pub const MATE_BOUND: i32 = MATE - 1_000;
 const MAX_PLY: usize = 128;
-const HISTORY_SIZE: usize = 4096;
 /// Time is read at most every this many nodes (the stop flag every node)...
 const CLOCK_CHECK_MAX: u64 = 256;
 /// ...and at every node while nodes cost more than this on average: then a read is cheap next to
@@ -91,48 +90,11 @@ struct Searcher<'a, G: Game> {
     seldepth: u32,
     aborted: bool,
     tracker: DrawTracker,
-    killers: Vec<[Option<G::Move>; 2]>,
-    history: Vec<i32>,
+    order: MoveOrder<G::Move>,
     pv: Vec<Vec<G::Move>>,
     /// The root's moves, asked of the game once per search (it may take a while).
     root: Vec<G::Move>,
     buffers: Vec<Vec<G::Move>>,
-    scored: Vec<Vec<(i32, G::Move)>>,
-}
-
-fn move_slot<M: Hash>(mv: &M) -> usize {
-    let mut h = FoldHasher(0);
-    mv.hash(&mut h);
-    (h.0 as usize) & (HISTORY_SIZE - 1)
-}
-
-/// A tiny multiplicative hasher: history slots need speed, not quality.
-struct FoldHasher(u64);
-
-impl Hasher for FoldHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(u64::from(b));
-        }
-    }
-    fn write_u8(&mut self, i: u8) {
-        self.write_u64(u64::from(i));
-    }
-    fn write_u16(&mut self, i: u16) {
-        self.write_u64(u64::from(i));
-    }
-    fn write_u32(&mut self, i: u32) {
-        self.write_u64(u64::from(i));
-    }
-    fn write_u64(&mut self, i: u64) {
-        self.0 = (self.0.rotate_left(5) ^ i).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-    fn write_usize(&mut self, i: usize) {
-        self.write_u64(i as u64);
-    }
 }
 
 fn terminal_score<G: Game>(game: &G, pos: &G::Pos, t: Terminal, ply: usize) -> i32 {
@@ -257,46 +219,22 @@ impl<G: Game> Searcher<'_, G> {
             return game.evaluate(pos);
         }
 
-        let mut scored = std::mem::take(&mut self.scored[ply]);
-        scored.clear();
-        let killers = self.killers[ply];
-        for &m in &moves {
-            let s = if Some(m) == tt_move {
-                1 << 30
-            } else {
-                let mut s = game.order_hint(pos, m).clamp(-(1 << 20), 1 << 20) * 64;
-                if Some(m) == killers[0] {
-                    s += 1 << 24;
-                } else if Some(m) == killers[1] {
-                    s += 1 << 23;
-                }
-                s + self.history[move_slot(&m)]
-            };
-            scored.push((s, m));
-        }
+        let mut picker = self.order.picker(game, pos, ply, &moves, tt_move);
         self.buffers[ply] = moves;
 
         let orig_alpha = alpha;
         let mut best = -INF;
         let mut best_move = None;
-        let n = scored.len();
-        for i in 0..n {
-            // Selection sort step: pick the best remaining move lazily (cutoffs come early).
-            let mut bi = i;
-            for j in i + 1..n {
-                if scored[j].0 > scored[bi].0 {
-                    bi = j;
-                }
-            }
-            scored.swap(i, bi);
-            let (order, m) = scored[i];
+        let n = picker.len();
+        while let Some(pick) = picker.next() {
+            let (i, m) = (pick.index, pick.mv);
             let child = game.make(pos, m);
             let progress = game.is_progress(pos, m);
             self.tracker.push(game.hash(&child), progress);
             // A forced capture sequence is not counted as depth (quiescence); a single reply is
             // searched one ply deeper for free.
             let new_depth = if forcing || n == 1 { depth } else { depth - 1 };
-            let quiet = order < (1 << 23) && !forcing;
+            let quiet = pick.quiet && !forcing;
             let mut score;
             if i == 0 {
                 score = -self.negamax(&child, new_depth, ply + 1, -beta, -alpha);
@@ -326,20 +264,14 @@ impl<G: Game> Searcher<'_, G> {
                     head[ply].extend_from_slice(&tail[0]);
                     if alpha >= beta {
                         if quiet {
-                            let k = &mut self.killers[ply];
-                            if k[0] != Some(m) {
-                                k[1] = k[0];
-                                k[0] = Some(m);
-                            }
-                            let h = &mut self.history[move_slot(&m)];
-                            *h = (*h + depth * depth).min(1 << 20);
+                            self.order.cutoff(ply, m, depth);
                         }
                         break;
                     }
                 }
             }
         }
-        self.scored[ply] = scored;
+        self.order.give_back(ply, picker);
         if self.aborted {
             return best.max(-INF + 1);
         }
@@ -391,12 +323,10 @@ pub fn search<G: Game>(
         seldepth: 0,
         aborted: false,
         tracker: history.clone(),
-        killers: vec![[None; 2]; MAX_PLY],
-        history: vec![0; HISTORY_SIZE],
+        order: MoveOrder::new(MAX_PLY),
         pv: vec![Vec::new(); MAX_PLY + 1],
         root: Vec::new(),
         buffers: vec![Vec::new(); MAX_PLY],
-        scored: vec![Vec::new(); MAX_PLY],
     };
     // Root work of the game (a solver) may take at most half the time before the soft deadline,
     // so that at least the first iteration is searched; the stop flag interrupts it too.

@@ -1,6 +1,7 @@
 //! Game-independent search: alpha-beta, transposition table, time management.
 
 pub mod alphabeta;
+mod movepick;
 pub mod time;
 pub mod tt;
 

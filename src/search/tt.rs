@@ -43,15 +43,6 @@ impl<M: Copy> Table<M> {
         }
     }
 
-    /// Number of slots (once allocated).
-    pub fn len(&self) -> usize {
-        self.capacity
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.capacity == 0
-    }
-
     pub fn clear(&mut self) {
         self.slots.iter_mut().for_each(|s| *s = None);
         self.age = 0;
@@ -141,7 +132,7 @@ mod tests {
     #[test]
     fn store_and_probe() {
         let mut t: Table<u16> = Table::new(1);
-        assert!(t.len().is_power_of_two());
+        assert!(t.capacity.is_power_of_two());
         t.store(1, Some(1), 0, 0, Bound::Exact);
         assert!(
             t.probe(1).is_none(),

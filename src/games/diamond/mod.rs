@@ -89,6 +89,8 @@ impl Game for Diamond {
     fn is_forcing(&self, pos: &Pos) -> bool {
         eval::is_forcing(pos)
     }
+    // About fifty moves a ply: a 3-ply subtree is around 10^5 leaves.
+    const PERFT_SUBTREE_DEPTH: u32 = 3;
     fn perft(&self, pos: &Pos, depth: u32) -> u64 {
         playout::perft(pos, depth)
     }

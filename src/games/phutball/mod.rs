@@ -184,6 +184,9 @@ impl Game for Phutball {
             .sum()
     }
 
+    // No `PERFT_SUBTREE_DEPTH`: the stoppable walk, on `perft_moves_upto` and
+    // `count_moves_upto`, is this perft with the move cap, and a dense board can be one placement
+    // away, so every position is checked against the cap.
     fn perft_moves_upto(&self, pos: &Pos, cap: usize, out: &mut Vec<Move>) -> bool {
         // One bounded walk, on the same budget as `count_moves_upto`.
         let Some(budget) = cap.checked_sub(pos.empty_placeable().count() as usize) else {

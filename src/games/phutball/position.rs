@@ -1,6 +1,6 @@
 //! The position (men, ball, side to move) with its incremental Zobrist hash.
 
-use super::board::{row, Bits, N, PLACEABLE};
+use super::board::{Bits, N, PLACEABLE};
 use crate::games::zobrist;
 use crate::games::Side;
 
@@ -53,11 +53,6 @@ impl Pos {
         let mut e = PLACEABLE.andnot(&self.men);
         e.clear(self.ball as usize);
         e
-    }
-
-    #[inline]
-    pub fn ball_row(&self) -> usize {
-        row(self.ball as usize)
     }
 
     pub fn place(&self, p: u16) -> Pos {

@@ -7,7 +7,7 @@
 //!
 //! Each pattern is given for Red and, mirrored top to bottom, for Blue, and where it is not
 //! symmetric also mirrored left to right. The checkers verify every claim by brute force over
-//! legal moves, so the lead can reuse them against `genmove`.
+//! legal moves, so that they can be reused against `genmove`.
 
 use super::movegen::Move;
 use super::tactics::is_own_goal;

@@ -214,6 +214,8 @@ impl Game for Pods {
         }
     }
 
+    // Hundreds of moves a ply: a 2-ply subtree is around 10^5 leaves.
+    const PERFT_SUBTREE_DEPTH: u32 = 2;
     fn perft(&self, pos: &Pos, depth: u32) -> u64 {
         self.tables.perft(pos, depth, self.advanced)
     }

@@ -207,20 +207,6 @@ impl Tables {
         n
     }
 
-    /// Whether `colour` has any legal move at all (cheaper than counting).
-    pub fn has_move(&self, pos: &Pos, colour: usize, advanced: bool) -> bool {
-        if advanced {
-            let mut any = false;
-            self.for_each_step(pos, colour, |_, _| any = true);
-            if any {
-                return true;
-            }
-        }
-        let mut any = false;
-        self.for_each_placement(pos, colour, advanced, |_, _| any = true);
-        any
-    }
-
     pub fn make(&self, pos: &Pos, mv: PodsMove, advanced: bool) -> Pos {
         let mut next = *pos;
         let colour = usize::from(pos.side);

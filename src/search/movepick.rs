@@ -1,0 +1,159 @@
+//! Move ordering for [`super::alphabeta`], in the manner of Stockfish's movepick: the table
+//! move first, then the game's ordering hint, killer moves and history scores, handed out best
+//! first by a lazy selection sort (a cutoff usually comes after a move or two).
+
+use std::hash::{Hash, Hasher};
+
+use crate::games::Game;
+
+const HISTORY_SIZE: usize = 4096;
+const TT_MOVE: i32 = 1 << 30;
+const KILLER_1: i32 = 1 << 24;
+const KILLER_2: i32 = 1 << 23;
+/// Order hints are clamped to this so that they stay below the killer bonuses' reach.
+const HINT_LIMIT: i32 = 1 << 20;
+const HINT_SCALE: i32 = 64;
+const HISTORY_LIMIT: i32 = 1 << 20;
+
+/// What the search learns about moves across its nodes (killers per ply, history per move) and
+/// the scored move lists of each ply, kept to spare allocations.
+pub(super) struct MoveOrder<M> {
+    killers: Vec<[Option<M>; 2]>,
+    history: Vec<i32>,
+    buffers: Vec<Vec<(i32, M)>>,
+}
+
+/// The moves of one node with their ordering scores, handed out best first.
+pub(super) struct MovePicker<M> {
+    scored: Vec<(i32, M)>,
+    next: usize,
+}
+
+/// A move from [`MovePicker::next`].
+pub(super) struct Pick<M> {
+    pub mv: M,
+    /// How many moves were handed out before this one.
+    pub index: usize,
+    /// Neither the table move nor a killer: a candidate for reduction, and for the killer and
+    /// history tables when it cuts off.
+    pub quiet: bool,
+}
+
+impl<M: Copy + Eq + Hash> MoveOrder<M> {
+    pub fn new(max_ply: usize) -> Self {
+        MoveOrder {
+            killers: vec![[None; 2]; max_ply],
+            history: vec![0; HISTORY_SIZE],
+            buffers: vec![Vec::new(); max_ply],
+        }
+    }
+
+    /// Scores `moves` of `pos`, searched at `ply` with `tt_move` from the table.
+    pub fn picker<G: Game<Move = M>>(
+        &mut self,
+        game: &G,
+        pos: &G::Pos,
+        ply: usize,
+        moves: &[M],
+        tt_move: Option<M>,
+    ) -> MovePicker<M> {
+        let mut scored = std::mem::take(&mut self.buffers[ply]);
+        scored.clear();
+        let killers = self.killers[ply];
+        for &m in moves {
+            let s = if Some(m) == tt_move {
+                TT_MOVE
+            } else {
+                let mut s = game.order_hint(pos, m).clamp(-HINT_LIMIT, HINT_LIMIT) * HINT_SCALE;
+                if Some(m) == killers[0] {
+                    s += KILLER_1;
+                } else if Some(m) == killers[1] {
+                    s += KILLER_2;
+                }
+                s + self.history[move_slot(&m)]
+            };
+            scored.push((s, m));
+        }
+        MovePicker { scored, next: 0 }
+    }
+
+    /// The node at `ply` is done with its picker: its buffer serves the next node there.
+    pub fn give_back(&mut self, ply: usize, picker: MovePicker<M>) {
+        self.buffers[ply] = picker.scored;
+    }
+
+    /// A quiet move cut off at `ply` with `depth` left: it becomes the first killer there and
+    /// gains history.
+    pub fn cutoff(&mut self, ply: usize, m: M, depth: i32) {
+        let k = &mut self.killers[ply];
+        if k[0] != Some(m) {
+            k[1] = k[0];
+            k[0] = Some(m);
+        }
+        let h = &mut self.history[move_slot(&m)];
+        *h = (*h + depth * depth).min(HISTORY_LIMIT);
+    }
+}
+
+impl<M: Copy> MovePicker<M> {
+    pub fn len(&self) -> usize {
+        self.scored.len()
+    }
+
+    /// The best-scored move not yet handed out (the first of equals).
+    pub fn next(&mut self) -> Option<Pick<M>> {
+        let i = self.next;
+        if i >= self.scored.len() {
+            return None;
+        }
+        let mut bi = i;
+        for j in i + 1..self.scored.len() {
+            if self.scored[j].0 > self.scored[bi].0 {
+                bi = j;
+            }
+        }
+        self.scored.swap(i, bi);
+        self.next += 1;
+        let (order, mv) = self.scored[i];
+        Some(Pick {
+            mv,
+            index: i,
+            quiet: order < KILLER_2,
+        })
+    }
+}
+
+fn move_slot<M: Hash>(mv: &M) -> usize {
+    let mut h = FoldHasher(0);
+    mv.hash(&mut h);
+    (h.0 as usize) & (HISTORY_SIZE - 1)
+}
+
+/// A tiny multiplicative hasher: history slots need speed, not quality.
+struct FoldHasher(u64);
+
+impl Hasher for FoldHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+    fn write_u8(&mut self, i: u8) {
+        self.write_u64(u64::from(i));
+    }
+    fn write_u16(&mut self, i: u16) {
+        self.write_u64(u64::from(i));
+    }
+    fn write_u32(&mut self, i: u32) {
+        self.write_u64(u64::from(i));
+    }
+    fn write_u64(&mut self, i: u64) {
+        self.0 = (self.0.rotate_left(5) ^ i).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    fn write_usize(&mut self, i: usize) {
+        self.write_u64(i as u64);
+    }
+}
