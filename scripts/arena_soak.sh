@@ -27,7 +27,9 @@ peak_rss() {
 }
 peak_rss &
 sampler=$!
-for game in poddavki phutball diamond pods-standard pods-advanced; do
+# The games the engine lists (GTP list_games), one a line after the "= ".
+games=$(printf 'list_games\nquit\n' | "$bin" | sed -n '1,/^$/p' | sed 's/^= //')
+for game in $games; do
     python3 scripts/arena.py --game "$game" \
         --engine cmd=$bin,name=ugi,proto=ugi \
         --engine cmd=$bin,name=gtp,proto=gtp --referee "$bin" \
@@ -36,12 +38,12 @@ for game in poddavki phutball diamond pods-standard pods-advanced; do
 done
 kill "$sampler" 2>/dev/null || true
 wait "$sampler" 2>/dev/null || true
-python3 - <<'PY'
-import json, collections
+GAMES="$games" python3 - <<'PY'
+import json, collections, os
 games = plies = 0
 faults = collections.Counter()
 reasons = collections.Counter()
-for g in ["poddavki", "phutball", "diamond", "pods-standard", "pods-advanced"]:
+for g in os.environ["GAMES"].split():
     for line in open(f"results/soak-{g}/games.jsonl"):
         rec = json.loads(line)
         games += 1

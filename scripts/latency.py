@@ -9,7 +9,15 @@ import statistics
 import subprocess
 import time
 
-GAMES = ["poddavki", "phutball", "diamond", "pods-standard", "pods-advanced"]
+
+
+def list_games(binary):
+    """The games the engine plays, as its GTP `list_games` names them."""
+    out = subprocess.run([binary], input="list_games\nquit\n", capture_output=True, text=True, timeout=20).stdout
+    first = out.split("\n\n")[0]
+    if not first.startswith("="):
+        raise RuntimeError(f"list_games failed: {first!r}")
+    return first[1:].split()
 
 
 def main():
@@ -18,7 +26,7 @@ def main():
     ap.add_argument("--runs", type=int, default=20)
     ap.add_argument("--game", action="append", help="only these games")
     args = ap.parse_args()
-    for game in args.game or GAMES:
+    for game in args.game or list_games(args.bin):
         p = subprocess.Popen([args.bin], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
 
         def send(s):

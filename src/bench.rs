@@ -9,7 +9,8 @@ use std::time::Instant;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
-use crate::games::{diamond, phutball, poddavki, pods, DrawTracker, Game, GAME_NAMES};
+use crate::games::{DrawTracker, Game, GameKind, GameVisitor};
+use crate::render::Draw;
 use crate::search::{self, Limits, Params, Table};
 
 /// How much work one game's part of the bench does.
@@ -21,14 +22,15 @@ pub struct Workload {
     pub playouts: u32,
 }
 
-/// Per-game workloads: full, and `--quick` (for tests and CI smoke runs).
-fn workload(name: &str, quick: bool) -> Workload {
-    let (full, small) = match name {
-        "poddavki" => ((11, 6, 10, 200_000), (8, 7, 7, 2_000)),
+/// Per-game workloads: full, and `--quick` (for tests and CI smoke runs). A game without its
+/// own line gets the last one.
+fn workload(kind: Option<GameKind>, quick: bool) -> Workload {
+    let (full, small) = match kind {
+        Some(GameKind::Poddavki) => ((11, 6, 10, 200_000), (8, 7, 7, 2_000)),
         // Phutball and Diamond count the last two plies without making moves, so their perft
         // goes deeper to measure anything.
-        "phutball" => ((4, 3, 4, 2_000), (3, 3, 2, 50)),
-        "diamond" => ((5, 4, 6, 50_000), (4, 4, 4, 500)),
+        Some(GameKind::Phutball) => ((4, 3, 4, 2_000), (3, 3, 2, 50)),
+        Some(GameKind::Diamond) => ((5, 4, 6, 50_000), (4, 4, 4, 500)),
         _ => ((3, 3, 5, 20_000), (3, 4, 3, 500)),
     };
     let (p, m, d, n) = if quick { small } else { full };
@@ -73,7 +75,8 @@ fn midgame<G: Game>(game: &G, seed: u64, plies: u32) -> G::Pos {
 }
 
 pub fn bench_game<G: Game>(game: &G, quick: bool, out: &mut dyn Write) -> std::io::Result<Totals> {
-    let w = workload(game.name(), quick);
+    let kind = game.name().parse::<GameKind>().ok();
+    let w = workload(kind, quick);
     let mut t = Totals::default();
     let name = game.name();
     let positions = [
@@ -83,7 +86,15 @@ pub fn bench_game<G: Game>(game: &G, quick: bool, out: &mut dyn Write) -> std::i
         // nothing to search.
         (
             "mid-b",
-            midgame(game, 2, if name == "pods-standard" { 14 } else { 24 }),
+            midgame(
+                game,
+                2,
+                if kind == Some(GameKind::PodsStandard) {
+                    14
+                } else {
+                    24
+                },
+            ),
         ),
     ];
     for (label, pos) in &positions {
@@ -161,39 +172,33 @@ pub fn bench_game<G: Game>(game: &G, quick: bool, out: &mut dyn Write) -> std::i
     Ok(t)
 }
 
-/// Runs the bench for every game (or only `only`), then prints the totals.
-pub fn run(quick: bool, only: Option<&str>, out: &mut dyn Write) -> anyhow::Result<Totals> {
-    let mut total = Totals::default();
-    let only = only.map(|o| match o.to_ascii_lowercase().as_str() {
-        "pods" => "pods-standard".to_string(),
-        o => o.to_string(),
-    });
-    if let Some(o) = &only {
-        if !GAME_NAMES.contains(&o.as_str()) {
-            anyhow::bail!("unknown game '{o}' (valid: {})", GAME_NAMES.join(", "));
-        }
+struct BenchOne<'a> {
+    quick: bool,
+    out: &'a mut dyn Write,
+}
+
+impl GameVisitor for BenchOne<'_> {
+    type Output = std::io::Result<Totals>;
+    fn visit<G: Game + Draw>(self, game: G) -> std::io::Result<Totals> {
+        bench_game(&game, self.quick, self.out)
     }
-    let wanted = |n: &str| only.as_deref().is_none_or(|o| o == n);
-    let mut add = |t: Totals| {
+}
+
+/// Runs the bench for every game (or only `only`), then prints the totals.
+pub fn run(quick: bool, only: Option<GameKind>, out: &mut dyn Write) -> anyhow::Result<Totals> {
+    let mut total = Totals::default();
+    for &kind in GameKind::ALL {
+        if only.is_some_and(|o| o != kind) {
+            continue;
+        }
+        let t = kind.visit(BenchOne {
+            quick,
+            out: &mut *out,
+        })?;
         total.perft_leaves += t.perft_leaves;
         total.search_nodes += t.search_nodes;
         total.playouts += t.playouts;
         total.seconds += t.seconds;
-    };
-    if wanted("poddavki") {
-        add(bench_game(&poddavki::Poddavki::default(), quick, out)?);
-    }
-    if wanted("phutball") {
-        add(bench_game(&phutball::Phutball, quick, out)?);
-    }
-    if wanted("diamond") {
-        add(bench_game(&diamond::Diamond, quick, out)?);
-    }
-    if wanted("pods-standard") {
-        add(bench_game(&pods::Pods::new(false), quick, out)?);
-    }
-    if wanted("pods-advanced") {
-        add(bench_game(&pods::Pods::new(true), quick, out)?);
     }
     writeln!(out, "===========================")?;
     writeln!(out, "Total time (s)     : {:.3}", total.seconds)?;

@@ -4,7 +4,7 @@
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 
-use crate::games::{self, diamond, phutball, poddavki, pods, DrawTracker, Game, RuleError, Side};
+use crate::games::{self, DrawTracker, Game, GameKind, RuleError, Side};
 use crate::games::{Outcome, Terminal};
 use crate::options::GameOption;
 use crate::render::{self, Draw, Picture};
@@ -337,17 +337,20 @@ impl<G: Game + Draw> AnyGame for GameState<G> {
     }
 }
 
-/// A new game by protocol name (`pods` is an alias of `pods-standard`).
-pub fn new_game(name: &str) -> Option<Box<dyn AnyGame>> {
-    let g: Box<dyn AnyGame> = match name.to_ascii_lowercase().as_str() {
-        "poddavki" => Box::new(GameState::new(poddavki::Poddavki::default())),
-        "phutball" => Box::new(GameState::new(phutball::Phutball)),
-        "diamond" => Box::new(GameState::new(diamond::Diamond)),
-        "pods" | "pods-standard" => Box::new(GameState::new(pods::Pods::new(false))),
-        "pods-advanced" => Box::new(GameState::new(pods::Pods::new(true))),
-        _ => return None,
-    };
-    Some(g)
+struct NewState;
+
+impl games::GameVisitor for NewState {
+    type Output = Box<dyn AnyGame>;
+    fn visit<G: Game + Draw>(self, game: G) -> Box<dyn AnyGame> {
+        Box::new(GameState::new(game))
+    }
+}
+
+impl GameKind {
+    /// A game of this kind at its start position, type-erased for the session.
+    pub fn new_state(self) -> Box<dyn AnyGame> {
+        self.visit(NewState)
+    }
 }
 
 /// The protocol word for a result: `ongoing`, `draw` or the winner's side name.

@@ -6,13 +6,11 @@
 
 use std::io::Cursor;
 
-use crate::games::diamond::Diamond;
-use crate::games::phutball::Phutball;
-use crate::games::poddavki::Poddavki;
 use crate::games::pods::data::PodsData;
-use crate::games::pods::Pods;
-use crate::games::Game;
+use crate::games::pods::{Pods, PodsRules};
+use crate::games::{Game, GameKind, GameVisitor};
 use crate::protocol::{self, Dialect};
+use crate::render::Draw;
 use crate::session::{Session, WorkCap};
 
 /// A fuzz target: any bytes in, no panic and no hang out.
@@ -29,7 +27,7 @@ pub const TARGETS: [(&str, Target); 3] = [
 /// input stays fast.
 const MAX_MOVES: usize = 64;
 
-/// Byte 0 picks the game (five names); the rest is text: the first line a position string (empty
+/// Byte 0 picks the game (its index in `GameKind::ALL`, modulo their number); the rest is text: the first line a position string (empty
 /// means the start position), each further line a move to parse and play.
 ///
 /// Properties: a parsed position formats to a string that parses to the same position and
@@ -40,12 +38,16 @@ pub fn game_text(data: &[u8]) {
         return;
     };
     let text = String::from_utf8_lossy(rest);
-    match pick % 5 {
-        0 => game_lines(&Poddavki::default(), &text),
-        1 => game_lines(&Phutball, &text),
-        2 => game_lines(&Diamond, &text),
-        3 => game_lines(&Pods::new(false), &text),
-        _ => game_lines(&Pods::new(true), &text),
+    let kind = GameKind::ALL[usize::from(pick) % GameKind::ALL.len()];
+    kind.visit(Lines(&text));
+}
+
+struct Lines<'a>(&'a str);
+
+impl GameVisitor for Lines<'_> {
+    type Output = ();
+    fn visit<G: Game + Draw>(self, game: G) {
+        game_lines(&game, self.0);
     }
 }
 
@@ -182,8 +184,8 @@ pub fn pods_data(data: &[u8]) {
         PodsData::parse(&parsed.to_text(), "fuzz").as_ref(),
         Ok(&parsed)
     );
-    for advanced in [false, true] {
-        let game = Pods::with_data(advanced, parsed.clone());
+    for rules in [PodsRules::Standard, PodsRules::Advanced] {
+        let game = Pods::with_data(rules, parsed.clone());
         let mut pos = game.start();
         let mut moves = Vec::new();
         for ply in 0..6 {

@@ -14,8 +14,7 @@ use tetrad::session::Session;
     about = "Poddavki, Phutball, Diamond and Pods engine (GTP / UGI)"
 )]
 struct Cli {
-    /// Starting game: poddavki, phutball, diamond, pods-standard (pods), pods-advanced
-    /// (any case).
+    /// Starting game, any case (as GTP `list_games` lists them; `pods` is `pods-standard`).
     #[arg(long, default_value = "poddavki")]
     game: String,
     /// Force a dialect (gtp or ugi, any case) instead of choosing it from the first command.
@@ -75,7 +74,7 @@ enum Command {
 /// The position a `render` or `layout` shows.
 #[derive(clap::Args, Debug)]
 struct At {
-    /// Game: poddavki, phutball, diamond, pods-standard (pods), pods-advanced.
+    /// Game, any case (as GTP `list_games` lists them; `pods` is `pods-standard`).
     #[arg(long, default_value = "poddavki")]
     game: String,
     /// Position string (default: the start position).
@@ -126,19 +125,17 @@ fn main() -> ExitCode {
         .init();
     let cli = Cli::parse();
     if let Some(Command::Bench { quick, game }) = &cli.command {
-        if let Some(g) = game
-            .as_deref()
-            .filter(|g| tetrad::engine::new_game(g).is_none())
-        {
-            eprintln!(
-                "tetrad: bench --game: unknown game '{g}' (valid: {})",
-                tetrad::games::GAME_NAMES.join(", ")
-            );
-            return ExitCode::from(2);
-        }
+        let only = match game.as_deref().map(str::parse::<tetrad::games::GameKind>) {
+            None => None,
+            Some(Ok(kind)) => Some(kind),
+            Some(Err(e)) => {
+                eprintln!("tetrad: bench --game: {e}");
+                return ExitCode::from(2);
+            }
+        };
         let stdout = std::io::stdout();
         let mut out = stdout.lock();
-        return match tetrad::bench::run(*quick, game.as_deref(), &mut out) {
+        return match tetrad::bench::run(*quick, only, &mut out) {
             Ok(_) => ExitCode::SUCCESS,
             // The reader has seen enough (`tetrad bench | head`): not a failure.
             Err(e)

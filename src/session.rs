@@ -10,7 +10,8 @@ use std::time::{Duration, Instant};
 
 use crate::engine::{self, AnyGame, InfoReport, SearchReport};
 use crate::games::poddavki::Poddavki;
-use crate::games::{parse_side, PerftStop, RuleError, Side, Terminal, GAME_NAMES, PERFT_MOVE_CAP};
+use crate::games::{parse_side, PerftStop, RuleError, Side, Terminal, PERFT_MOVE_CAP};
+use crate::games::{GameKind, UnknownGame};
 use crate::options::{self, GameOption, Kind, OptionError, Value};
 use crate::search::{Limits, Params};
 
@@ -63,8 +64,8 @@ pub enum SessionError {
     Rule(#[from] RuleError),
     #[error(transparent)]
     Option(#[from] OptionError),
-    #[error("unknown game '{0}' (valid: {list})", list = GAME_NAMES.join(", "))]
-    UnknownGame(String),
+    #[error(transparent)]
+    UnknownGame(#[from] UnknownGame),
     #[error("invalid side '{0}'")]
     InvalidSide(String),
     #[error("illegal move: it is {0}'s turn")]
@@ -104,8 +105,8 @@ pub static ENGINE_OPTIONS: &[EngineOption] = &[
         gtp: "game",
         ugi: "UCI_Variant",
         aliases: &["variant"],
-        value_aliases: &[("pods", "pods-standard")],
-        kind: Kind::Combo(&GAME_NAMES),
+        value_aliases: GameKind::ALIASES,
+        kind: Kind::Combo(GameKind::NAMES),
         default: "poddavki",
         help: "the game; selecting it starts a new game",
         get: |s| s.game.name().to_string(),
@@ -278,8 +279,8 @@ fn game_option_decls() -> &'static [GameOption] {
     static DECLS: OnceLock<Vec<GameOption>> = OnceLock::new();
     DECLS.get_or_init(|| {
         let mut all: Vec<GameOption> = Vec::new();
-        for g in GAME_NAMES {
-            for o in engine::new_game(g).map(|g| g.options()).unwrap_or_default() {
+        for kind in GameKind::ALL {
+            for o in kind.new_state().options() {
                 if all.iter().all(|a| a.name != o.name) {
                     all.push(o);
                 }
@@ -407,7 +408,7 @@ impl Session {
     }
 
     pub fn game_names() -> &'static [&'static str] {
-        &GAME_NAMES
+        GameKind::NAMES
     }
 
     /// Which game is in progress: changes with every `set_game` and `new_game`.
@@ -418,8 +419,7 @@ impl Session {
     /// Selects a game (case-insensitive) and starts it from its start position. Unknown names
     /// change nothing.
     pub fn set_game(&mut self, name: &str) -> Result<(), SessionError> {
-        let mut game =
-            engine::new_game(name).ok_or_else(|| SessionError::UnknownGame(name.to_string()))?;
+        let mut game = name.parse::<GameKind>()?.new_state();
         for (n, v) in &self.game_options {
             // Options of other games are kept for when those games come back.
             let _ = game.set_option(n, v);
@@ -537,11 +537,9 @@ impl Session {
             self.game.set_option(decl.name, &value)?;
         } else {
             // Another game's option: check the value now so the error comes at once.
-            for g in GAME_NAMES {
-                if let Some(mut other) = engine::new_game(g) {
-                    if other.set_option(decl.name, &value)? {
-                        break;
-                    }
+            for kind in GameKind::ALL {
+                if kind.new_state().set_option(decl.name, &value)? {
+                    break;
                 }
             }
         }

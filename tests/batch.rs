@@ -8,7 +8,8 @@ use std::time::{Duration, Instant};
 
 use common::Engine;
 
-const GAMES: &[&str] = &["poddavki", "phutball", "diamond", "pods", "pods-advanced"];
+/// Every game, from the registry.
+const GAMES: &[&str] = tetrad::games::GameKind::NAMES;
 
 /// Generous: these bound liveness under any load, not speed.
 const LIVENESS: Duration = Duration::from_secs(10);

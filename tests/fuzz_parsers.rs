@@ -92,7 +92,8 @@ fn gtp_session(lines: &[String]) -> Vec<String> {
         .collect()
 }
 
-const GAMES: &[&str] = &["poddavki", "phutball", "diamond", "pods", "pods-advanced"];
+/// Every game, from the registry.
+const GAMES: &[&str] = tetrad::games::GameKind::NAMES;
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(400))]

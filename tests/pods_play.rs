@@ -17,7 +17,7 @@ use pods_baselines::{
 };
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
-use tetrad::games::pods::Pods;
+use tetrad::games::pods::{Pods, PodsRules};
 use tetrad::games::{Game, Outcome, Side};
 use tetrad::search::Limits;
 
@@ -221,7 +221,7 @@ fn schedule_alternates_colours_and_rotations() {
 
 #[test]
 fn standard_greedy_leaves_fewest_replies() {
-    let game = Pods::new(false);
+    let game = Pods::new(PodsRules::Standard);
     let mut rng = SmallRng::seed_from_u64(3);
     for fen in WINNING.iter().chain(&LOSING) {
         let pos = game.parse_position(fen).expect("endgame parses");
@@ -241,7 +241,7 @@ fn standard_greedy_leaves_fewest_replies() {
 
 #[test]
 fn advanced_greedy_empties_its_hand_then_removes() {
-    let game = Pods::new(true);
+    let game = Pods::new(PodsRules::Advanced);
     let mut rng = SmallRng::seed_from_u64(4);
     let mut checked = 0;
     for i in 0..20 {

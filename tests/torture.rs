@@ -9,7 +9,8 @@ use common::Engine;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
-const GAMES: &[&str] = &["poddavki", "phutball", "diamond", "pods", "pods-advanced"];
+/// Every game, from the registry.
+const GAMES: &[&str] = tetrad::games::GameKind::NAMES;
 
 fn gtp_command(rng: &mut SmallRng, legal: &[String]) -> String {
     let pick = |rng: &mut SmallRng, xs: &[&str]| xs[rng.gen_range(0..xs.len())].to_string();

@@ -49,7 +49,7 @@ def parse_args(argv):
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("--game", required=True, help="poddavki, phutball, diamond, pods, pods-standard, pods-advanced")
+    p.add_argument("--game", required=True, help="a game as the engine lists it (GTP list_games); pods = pods-standard")
     p.add_argument("--engine", action="append", default=[], metavar="SPEC", help="an engine (give exactly two)")
     p.add_argument("--each", action="append", default=[], metavar="SPEC", help="fields applied to both engines")
     p.add_argument("--games", type=int, default=2, help="number of games (default 2; each opening is played twice)")

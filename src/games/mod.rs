@@ -1,4 +1,4 @@
-//! The game seam: one trait every game implements, plus the registry of games.
+//! The game seam: one trait every game implements; the list of games is [`registry`].
 //!
 //! Games know nothing of protocols. Search is generic (monomorphised) over [`Game`]; the session
 //! talks to games through the object-safe [`crate::engine::AnyGame`] wrapper, which works on strings.
@@ -15,7 +15,10 @@ pub mod diamond;
 pub mod phutball;
 pub mod poddavki;
 pub mod pods;
+pub mod registry;
 pub mod zobrist;
+
+pub use registry::{GameKind, GameVisitor, UnknownGame};
 
 /// First mover (`P1`) or second mover (`P2`). Each game names them (see [`Game::side_names`]).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -437,15 +440,6 @@ pub fn parse_side(names: [&str; 2], text: &str) -> Option<Side> {
     }
     None
 }
-
-/// All game names the protocol accepts, canonical first.
-pub const GAME_NAMES: [&str; 5] = [
-    "poddavki",
-    "phutball",
-    "diamond",
-    "pods-standard",
-    "pods-advanced",
-];
 
 #[cfg(test)]
 mod tests {

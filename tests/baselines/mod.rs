@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
-use tetrad::engine::{new_game, AnyGame};
+use tetrad::engine::AnyGame;
 use tetrad::games::diamond::{suites as dsuites, Diamond, Move as DMove};
 use tetrad::games::phutball::board::{col, row, BLUE_SCORES, RED_SCORES};
 use tetrad::games::phutball::{Move as PMove, Phutball, Pos as PPos};
@@ -256,7 +256,10 @@ pub fn play_between(
     let mut score = Score::default();
     for i in 0..games {
         let a_side = if i % 2 == 0 { Side::P1 } else { Side::P2 };
-        let mut g = new_game(name).expect("game exists");
+        let mut g = name
+            .parse::<tetrad::games::GameKind>()
+            .expect("game exists")
+            .new_state();
         let (result, plies) = play_out(g.as_mut(), a_side, max_plies, |g, a_to_move| {
             move_of(g, if a_to_move { a } else { b }, &mut rng)
         });

@@ -7,8 +7,8 @@ use std::collections::HashMap;
 
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
-use tetrad::engine::{new_game, AnyGame};
-use tetrad::games::pods::Pods;
+use tetrad::engine::AnyGame;
+use tetrad::games::pods::{Pods, PodsRules};
 use tetrad::games::{Game, Outcome, Side};
 use tetrad::search::Limits;
 
@@ -54,7 +54,7 @@ impl Default for Solver {
 impl Solver {
     pub fn new() -> Solver {
         Solver {
-            game: Pods::new(false),
+            game: Pods::new(PodsRules::Standard),
             wins: HashMap::new(),
         }
     }
@@ -220,7 +220,11 @@ fn move_of(g: &dyn AnyGame, advanced: bool, player: Player, rng: &mut SmallRng) 
         Player::Engine(limits) => engine_move(g, limits),
         Player::Random => random_move(g, rng),
         Player::Greedy => {
-            let game = Pods::new(advanced);
+            let game = Pods::new(if advanced {
+                PodsRules::Advanced
+            } else {
+                PodsRules::Standard
+            });
             let pos = game
                 .parse_position(&g.position())
                 .expect("engine positions parse");
@@ -269,7 +273,10 @@ pub fn play_between(
     let mut score = Score::default();
     for i in 0..games {
         let (a_side, rotation) = schedule(i);
-        let mut g = new_game(name).expect("game exists");
+        let mut g = name
+            .parse::<tetrad::games::GameKind>()
+            .expect("game exists")
+            .new_state();
         g.set_position(&start_string(rotation))
             .expect("start position parses");
         let (result, plies) = play_out(g.as_mut(), a_side, max_plies, |g, a_to_move| {

@@ -36,9 +36,16 @@ pub use movegen::PodsMove;
 pub use position::Pos;
 use solver::SolveCache;
 
+/// Which rules a Pods game is played under (`docs/rules/pods.md`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PodsRules {
+    Standard,
+    Advanced,
+}
+
 #[derive(Clone, Debug)]
 pub struct Pods {
-    pub advanced: bool,
+    pub rules: PodsRules,
     data: Arc<PodsData>,
     tables: Arc<Tables>,
     /// Rotation (quarter turns) of the start position `clear_board` gives.
@@ -51,19 +58,19 @@ pub struct Pods {
 
 impl Default for Pods {
     fn default() -> Pods {
-        Pods::new(false)
+        Pods::new(PodsRules::Standard)
     }
 }
 
 impl Pods {
-    pub fn new(advanced: bool) -> Pods {
-        Pods::with_data(advanced, PodsData::builtin())
+    pub fn new(rules: PodsRules) -> Pods {
+        Pods::with_data(rules, PodsData::builtin())
     }
 
-    pub fn with_data(advanced: bool, data: PodsData) -> Pods {
+    pub fn with_data(rules: PodsRules, data: PodsData) -> Pods {
         let tables = Tables::new(&data);
         Pods {
-            advanced,
+            rules,
             data: Arc::new(data),
             tables: Arc::new(tables),
             start_rot: 0,
@@ -73,8 +80,13 @@ impl Pods {
     }
 
     /// Game with data parsed from `text` (same shape as the built-in file).
-    pub fn from_data_str(advanced: bool, text: &str) -> Result<Pods, DataError> {
-        Ok(Pods::with_data(advanced, PodsData::parse(text, "string")?))
+    pub fn from_data_str(rules: PodsRules, text: &str) -> Result<Pods, DataError> {
+        Ok(Pods::with_data(rules, PodsData::parse(text, "string")?))
+    }
+
+    /// Whether the advanced rules are in force (the move generator's switch).
+    pub fn advanced(&self) -> bool {
+        self.rules == PodsRules::Advanced
     }
 
     /// Replaces the data by the file's; on any error the current data stays.
@@ -124,7 +136,7 @@ impl Game for Pods {
     type Move = PodsMove;
 
     fn name(&self) -> &'static str {
-        if self.advanced {
+        if self.advanced() {
             "pods-advanced"
         } else {
             "pods-standard"
@@ -140,16 +152,16 @@ impl Game for Pods {
         Pods::side_of(usize::from(pos.side))
     }
     fn legal_moves(&self, pos: &Pos, out: &mut Vec<PodsMove>) {
-        self.tables.gen_moves(pos, self.advanced, out);
+        self.tables.gen_moves(pos, self.advanced(), out);
     }
     fn make(&self, pos: &Pos, mv: PodsMove) -> Pos {
-        self.tables.make(pos, mv, self.advanced)
+        self.tables.make(pos, mv, self.advanced())
     }
     fn hash(&self, pos: &Pos) -> u64 {
         pos.hash
     }
     fn terminal(&self, pos: &Pos) -> Option<Terminal> {
-        if self.advanced && self.tables.hand_emptied(pos) {
+        if self.advanced() && self.tables.hand_emptied(pos) {
             let winner = Pods::side_of(usize::from(pos.side ^ 1));
             return Some(Terminal::new(Outcome::Win(winner), "hand-empty"));
         }
@@ -163,11 +175,11 @@ impl Game for Pods {
         DrawRules {
             repetition: None,
             no_progress_plies: None,
-            search_repetition: self.advanced,
+            search_repetition: self.advanced(),
         }
     }
     fn is_progress(&self, pos: &Pos, mv: PodsMove) -> bool {
-        if !self.advanced {
+        if !self.advanced() {
             // Every standard move fills a point for good.
             return true;
         }
@@ -195,21 +207,21 @@ impl Game for Pods {
     }
 
     fn evaluate(&self, pos: &Pos) -> i32 {
-        if self.advanced {
+        if self.advanced() {
             eval::advanced(&self.tables, pos)
         } else {
             eval::standard(&self.tables, pos)
         }
     }
     fn order_hint(&self, pos: &Pos, mv: PodsMove) -> i32 {
-        eval::order_hint(&self.tables, pos, mv, self.advanced)
+        eval::order_hint(&self.tables, pos, mv, self.advanced())
     }
     fn root_moves(&self, pos: &Pos, out: &mut Vec<PodsMove>) {
         self.root_moves_until(pos, out, &|| false);
     }
     fn root_moves_until(&self, pos: &Pos, out: &mut Vec<PodsMove>, interrupt: &dyn Fn() -> bool) {
         self.legal_moves(pos, out);
-        if !self.advanced {
+        if !self.advanced() {
             solver::restrict_root(self, pos, out, interrupt);
         }
     }
@@ -217,10 +229,10 @@ impl Game for Pods {
     // Hundreds of moves a ply: a 2-ply subtree is around 10^5 leaves.
     const PERFT_SUBTREE_DEPTH: u32 = 2;
     fn perft(&self, pos: &Pos, depth: u32) -> u64 {
-        self.tables.perft(pos, depth, self.advanced)
+        self.tables.perft(pos, depth, self.advanced())
     }
     fn playout(&self, pos: &Pos, rng: &mut SmallRng, max_plies: u32) -> Outcome {
-        match self.tables.playout(pos, self.advanced, rng, max_plies) {
+        match self.tables.playout(pos, self.advanced(), rng, max_plies) {
             Some(colour) => Outcome::Win(Pods::side_of(colour)),
             None => Outcome::Draw,
         }

@@ -56,7 +56,7 @@ pub fn read(text: &str) -> Option<PodsMove> {
 pub fn parse(game: &Pods, pos: &Pos, text: &str) -> Result<PodsMove, RuleError> {
     let mv = read(text).ok_or_else(|| RuleError::Syntax(text.trim().to_string()))?;
     let mut legal = Vec::new();
-    game.tables.gen_moves(pos, game.advanced, &mut legal);
+    game.tables.gen_moves(pos, game.advanced(), &mut legal);
     if legal.contains(&mv) {
         return Ok(mv);
     }
@@ -90,14 +90,14 @@ fn why_illegal(game: &Pods, pos: &Pos, mv: PodsMove) -> String {
             if (m.short & v.hit_short) | (m.long & v.hit_long) != 0 {
                 return format!("{name}: the pod would attack an enemy pod");
             }
-            if !game.advanced && m.all & v.free == 0 {
+            if !game.advanced() && m.all & v.free == 0 {
                 return format!("{name}: all legs of the pod would be blocked");
             }
             format!("{name} is not legal here")
         }
         PodsMove::Step { from, to } => {
             let (p, q) = (usize::from(from), usize::from(to));
-            if !game.advanced {
+            if !game.advanced() {
                 return format!("{name}: pods never move in standard Pods");
             }
             match pos.pod_at(p) {

@@ -54,7 +54,7 @@ impl Pods {
             .collect();
         let (files, ranks) = render::grid_labels(6, 6, 1);
         Board {
-            game: if self.advanced {
+            game: if self.advanced() {
                 "pods-advanced"
             } else {
                 "pods-standard"

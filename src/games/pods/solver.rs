@@ -174,7 +174,7 @@ impl Pods {
     /// Exact verdict for the side to move in standard Pods, within `node_limit` nodes.
     /// `None` for advanced Pods (it can cycle) or when the budget runs out.
     pub fn solve(&self, pos: &Pos, node_limit: u64) -> Option<Solution> {
-        if self.advanced {
+        if self.advanced() {
             return None;
         }
         solve_standard(&self.tables, pos, node_limit)

@@ -8,7 +8,11 @@ use crate::games::{outcome, DrawTracker, EVAL_LIMIT};
 use rand::{Rng, SeedableRng};
 
 pub fn game(advanced: bool) -> Pods {
-    Pods::new(advanced)
+    Pods::new(if advanced {
+        PodsRules::Advanced
+    } else {
+        PodsRules::Standard
+    })
 }
 
 pub fn at(g: &Pods, text: &str) -> Pos {

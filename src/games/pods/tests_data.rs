@@ -74,7 +74,7 @@ fn replacement_data_file_is_loaded_and_kept_until_replaced() {
     let mut g = game(true);
     assert!(g.load_data_file(&path).is_ok());
     assert_eq!(g.data().missing.len(), 0);
-    let from_str = Pods::from_data_str(false, &all_lines).map(|g| perft1(&g));
+    let from_str = Pods::from_data_str(PodsRules::Standard, &all_lines).map(|g| perft1(&g));
     assert_eq!(from_str.ok(), Some(72));
     let _ = std::fs::remove_file(path);
     let _ = std::fs::remove_file(broken);
