@@ -705,17 +705,9 @@ impl Session {
         depth: u32,
         sink: Arc<dyn Fn(SearchEvent) + Send + Sync>,
     ) -> Result<(), std::io::Error> {
-        report_caught_panics_briefly();
-        let depth = self.cap.map_or(depth, |cap| depth.min(cap.perft_depth));
-        let stop = self.new_stop_flag()?;
+        let (depth, stop) = self.perft_setup(depth)?;
         let job = self.game.perft_job(depth, Arc::clone(&stop));
-        thread::Builder::new().name("perft".into()).spawn(move || {
-            sink(SearchEvent::PerftDone(perft_outcome(catch_unwind(
-                AssertUnwindSafe(job),
-            ))))
-        })?;
-        self.stop = Some(stop);
-        Ok(())
+        self.spawn_perft(stop, job, SearchEvent::PerftDone, sink)
     }
 
     /// [`Session::start_perft`] split by root move (UGI `go perft`).
@@ -724,13 +716,29 @@ impl Session {
         depth: u32,
         sink: Arc<dyn Fn(SearchEvent) + Send + Sync>,
     ) -> Result<(), std::io::Error> {
-        let stop = Arc::new(AtomicBool::new(false));
+        let (depth, stop) = self.perft_setup(depth)?;
         let job = self.game.divide_job(depth, Arc::clone(&stop));
-        thread::Builder::new().name("perft".into()).spawn(move || {
-            sink(SearchEvent::DivideDone(perft_outcome(catch_unwind(
-                AssertUnwindSafe(job),
-            ))))
-        })?;
+        self.spawn_perft(stop, job, SearchEvent::DivideDone, sink)
+    }
+
+    /// The depth a perft may go to (a work cap bounds it) and its stop flag.
+    fn perft_setup(&self, depth: u32) -> Result<(u32, Arc<AtomicBool>), std::io::Error> {
+        report_caught_panics_briefly();
+        let depth = self.cap.map_or(depth, |cap| depth.min(cap.perft_depth));
+        Ok((depth, self.new_stop_flag()?))
+    }
+
+    /// Runs a perft job on the search thread; its count (or why there is none) goes to `sink`.
+    fn spawn_perft<T: 'static>(
+        &mut self,
+        stop: Arc<AtomicBool>,
+        job: Box<dyn FnOnce() -> Result<T, PerftStop> + Send>,
+        event: fn(Result<T, String>) -> SearchEvent,
+        sink: Arc<dyn Fn(SearchEvent) + Send + Sync>,
+    ) -> Result<(), std::io::Error> {
+        thread::Builder::new()
+            .name("perft".into())
+            .spawn(move || sink(event(perft_outcome(catch_unwind(AssertUnwindSafe(job))))))?;
         self.stop = Some(stop);
         self.unbounded = false;
         Ok(())

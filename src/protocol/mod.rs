@@ -116,7 +116,7 @@ pub fn run(
                 lp.gtp.perft_done(&mut io, &count);
             }
             Event::Search(SearchEvent::DivideDone(split)) => {
-                lp.session.search_finished();
+                lp.search_finished();
                 lp.ugi.divide_done(&mut io, &split);
             }
             Event::Search(SearchEvent::Done(report)) => {
