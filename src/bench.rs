@@ -9,7 +9,8 @@ use std::time::Instant;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
-use crate::games::{DrawTracker, Game, GameKind, GameVisitor};
+use crate::games::prelude::*;
+use crate::games::{DrawTracker, GameKind, GameVisitor};
 use crate::render::Draw;
 use crate::search::{self, Limits, Params, Table};
 

@@ -4,7 +4,8 @@
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 
-use crate::games::{self, DrawTracker, Game, GameKind, RuleError, Side};
+use crate::games::prelude::*;
+use crate::games::{self, DrawTracker, GameKind, RuleError, Side};
 use crate::games::{Outcome, Terminal};
 use crate::options::GameOption;
 use crate::render::{self, Draw, Picture};
@@ -26,13 +27,18 @@ pub struct InfoReport {
 #[derive(Clone, Debug, PartialEq)]
 pub struct SearchReport {
     /// Set when the search failed (a bug: it panicked); the front ends report it as an error.
-    pub error: Option<String>,
+    pub error: Option<SearchFailed>,
     pub best: Option<String>,
     pub score: i32,
     pub depth: u32,
     pub nodes: u64,
     pub pv: Vec<String>,
 }
+
+/// A search that panicked (a bug), with the panic's text.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("internal error: search failed: {0}")]
+pub struct SearchFailed(pub String);
 
 pub type InfoSink = Box<dyn FnMut(InfoReport) + Send>;
 pub type SearchJob = Box<dyn FnOnce() -> SearchReport + Send>;

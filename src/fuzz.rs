@@ -8,7 +8,8 @@ use std::io::Cursor;
 
 use crate::games::pods::data::PodsData;
 use crate::games::pods::{Pods, PodsRules};
-use crate::games::{Game, GameKind, GameVisitor};
+use crate::games::prelude::*;
+use crate::games::{GameKind, GameVisitor};
 use crate::protocol::{self, Dialect};
 use crate::render::Draw;
 use crate::session::{Session, WorkCap};

@@ -1,6 +1,6 @@
 //! What an option is: its type (check, spin, combo, string, button), how a value given as text
 //! is checked against it, and how it is advertised. The engine's own options are declared in one
-//! table in [`crate::session`], each game's in its [`crate::games::Game::options`]; setting,
+//! table in [`crate::session`], each game's in its [`crate::games::GameOptions::options`]; setting,
 //! GTP `list_options` and the UGI `option` lines are all generated from those declarations.
 
 /// The type of an option, with its range or choices.

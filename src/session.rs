@@ -8,7 +8,7 @@ use std::sync::{Arc, Once, OnceLock};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use crate::engine::{self, AnyGame, InfoReport, SearchReport};
+use crate::engine::{self, AnyGame, InfoReport, SearchFailed, SearchReport};
 use crate::games::poddavki::Poddavki;
 use crate::games::{parse_side, PerftStop, RuleError, Side, Terminal, PERFT_MOVE_CAP};
 use crate::games::{GameKind, UnknownGame};
@@ -296,9 +296,21 @@ pub enum SearchEvent {
     Info(InfoReport),
     Done(SearchReport),
     /// A perft has ended: its count, or why there is none (stopped, or it failed).
-    PerftDone(Result<u64, String>),
+    PerftDone(Result<u64, PerftError>),
     /// A perft split by root move (UGI `go perft`) has ended.
-    DivideDone(Result<Vec<(String, u64)>, String>),
+    DivideDone(Result<Vec<(String, u64)>, PerftError>),
+}
+
+/// Why a perft has no count; `Display` is the reason both dialects give.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PerftError {
+    #[error("perft interrupted")]
+    Stopped,
+    #[error("too many moves to count (a position has more than {PERFT_MOVE_CAP})")]
+    TooManyMoves,
+    /// The perft panicked (a bug), with the panic's text.
+    #[error("internal error: perft failed: {0}")]
+    Failed(String),
 }
 
 /// Bounds on the work any one command may cause, for the fuzz targets: whatever depth, limit or
@@ -341,17 +353,15 @@ fn panic_text(panic: &Box<dyn Any + Send>) -> String {
 }
 
 /// A perft's count, or why there is none, in words.
-fn perft_outcome<T>(r: std::thread::Result<Result<T, PerftStop>>) -> Result<T, String> {
+fn perft_outcome<T>(r: std::thread::Result<Result<T, PerftStop>>) -> Result<T, PerftError> {
     match r {
         Ok(Ok(n)) => Ok(n),
-        Ok(Err(PerftStop::Stopped)) => Err("perft interrupted".to_string()),
-        Ok(Err(PerftStop::TooManyMoves)) => Err(format!(
-            "too many moves to count (a position has more than {PERFT_MOVE_CAP})"
-        )),
+        Ok(Err(PerftStop::Stopped)) => Err(PerftError::Stopped),
+        Ok(Err(PerftStop::TooManyMoves)) => Err(PerftError::TooManyMoves),
         Err(panic) => {
             let why = panic_text(&panic);
             log::error!("perft failed: {why}");
-            Err(format!("internal error: perft failed: {why}"))
+            Err(PerftError::Failed(why))
         }
     }
 }
@@ -678,7 +688,7 @@ impl Session {
                     let why = panic_text(&panic);
                     log::error!("search failed: {why}");
                     SearchReport {
-                        error: Some(format!("internal error: search failed: {why}")),
+                        error: Some(SearchFailed(why)),
                         best: None,
                         score: 0,
                         depth: 0,
@@ -733,7 +743,7 @@ impl Session {
         &mut self,
         stop: Arc<AtomicBool>,
         job: Box<dyn FnOnce() -> Result<T, PerftStop> + Send>,
-        event: fn(Result<T, String>) -> SearchEvent,
+        event: fn(Result<T, PerftError>) -> SearchEvent,
         sink: Arc<dyn Fn(SearchEvent) + Send + Sync>,
     ) -> Result<(), std::io::Error> {
         thread::Builder::new()
@@ -774,17 +784,19 @@ fn report_caught_panics_briefly() {
 #[cfg(test)]
 mod tests {
     use std::io::Cursor;
+    use std::ops::ControlFlow;
     use std::sync::mpsc;
 
     use super::*;
-    use crate::games::{Game, Outcome};
+    use crate::games::prelude::*;
+    use crate::games::Outcome;
     use crate::protocol::{self, Dialect};
 
     /// A one-pile Nim whose search and perft hooks panic, standing in for any bug there.
     #[derive(Clone)]
     struct Faulty;
 
-    impl Game for Faulty {
+    impl Rules for Faulty {
         type Pos = u32;
         type Move = u32;
         fn name(&self) -> &'static str {
@@ -803,8 +815,12 @@ mod tests {
                 Side::P2
             }
         }
-        fn legal_moves(&self, pos: &u32, out: &mut Vec<u32>) {
-            out.extend((1..=2).filter(|&n| n <= *pos));
+        fn for_each_move<F: FnMut(u32) -> ControlFlow<()>>(
+            &self,
+            pos: &u32,
+            f: F,
+        ) -> ControlFlow<()> {
+            (1..=2).filter(|&n| n <= *pos).try_for_each(f)
         }
         fn make(&self, pos: &u32, mv: u32) -> u32 {
             pos - mv
@@ -818,6 +834,9 @@ mod tests {
         fn no_moves(&self, _pos: &u32) -> Terminal {
             Terminal::new(Outcome::Draw, "no-moves")
         }
+    }
+
+    impl Notation for Faulty {
         fn format_move(&self, _pos: &u32, mv: u32) -> String {
             mv.to_string()
         }
@@ -835,16 +854,26 @@ mod tests {
         fn render(&self, pos: &u32) -> String {
             pos.to_string()
         }
+    }
+
+    impl SearchHooks for Faulty {
         fn evaluate(&self, _pos: &u32) -> i32 {
             0
         }
-        fn root_moves(&self, _pos: &u32, _out: &mut Vec<u32>) {
+        fn root_moves_until(&self, _pos: &u32, _out: &mut Vec<u32>, _stop: &dyn Fn() -> bool) {
             panic!("root_moves bug");
         }
-        fn perft_moves_upto(&self, _pos: &u32, _cap: usize, _out: &mut Vec<u32>) -> bool {
-            panic!("perft_moves_upto bug");
+    }
+
+    impl FastPaths for Faulty {
+        // Every perft goes to the game's own.
+        const PERFT_SUBTREE_DEPTH: u32 = u32::MAX;
+        fn perft(&self, _pos: &u32, _depth: u32) -> u64 {
+            panic!("perft bug");
         }
     }
+
+    impl GameOptions for Faulty {}
 
     impl crate::render::Draw for Faulty {}
 
@@ -923,7 +952,7 @@ mod tests {
             "{out}"
         );
         assert!(
-            out.contains("?2 internal error: perft failed: perft_moves_upto bug\n\n"),
+            out.contains("?2 internal error: perft failed: perft bug\n\n"),
             "{out}"
         );
         assert!(out.ends_with("=3 tetrad\n\n"), "{out}");

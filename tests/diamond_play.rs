@@ -16,7 +16,8 @@ use rand::rngs::SmallRng;
 use rand::SeedableRng;
 use tetrad::games::diamond::suites::{BLOCK_ONE, WIN_IN_ONE};
 use tetrad::games::diamond::{Diamond, Pos};
-use tetrad::games::{Game, Outcome, Side};
+use tetrad::games::prelude::*;
+use tetrad::games::{Outcome, Side};
 
 /// Plies after which a game counts as a draw (the 50-ply counter and threefold repetition end
 /// real games much sooner).
@@ -40,7 +41,7 @@ fn suggest(e: &mut Engine, fen: &str) -> String {
         .to_string()
 }
 
-fn wins_now(game: &Diamond, pos: &Pos, mv: <Diamond as Game>::Move) -> bool {
+fn wins_now(game: &Diamond, pos: &Pos, mv: <Diamond as Rules>::Move) -> bool {
     let mover = game.side_to_move(pos);
     game.terminal(&game.make(pos, mv)).map(|t| t.outcome) == Some(Outcome::Win(mover))
 }

@@ -22,7 +22,8 @@ use tetrad::games::phutball::notation::{parse_point, point_name};
 use tetrad::games::phutball::paths::{canonical_path, Canonical};
 use tetrad::games::phutball::tactics::{root_urgency, Urgency};
 use tetrad::games::phutball::{tree, Move, Phutball, Pos};
-use tetrad::games::{Game, Side};
+use tetrad::games::prelude::*;
+use tetrad::games::Side;
 
 /// Long chains from random play (position | end point | removed men) whose canonical name an
 /// unpruned name-order search only found after 4 million states or more.

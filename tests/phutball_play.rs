@@ -16,7 +16,8 @@ use rand::rngs::SmallRng;
 use rand::SeedableRng;
 use tetrad::games::phutball::suites::{side_of, stops_threat, SCORE_IN_ONE, STOP_THE_THREAT};
 use tetrad::games::phutball::{Move, Phutball};
-use tetrad::games::{Game, Outcome, Side};
+use tetrad::games::prelude::*;
+use tetrad::games::{Outcome, Side};
 
 /// Plies after which a game counts as a draw: far beyond how long a decided game lasts.
 const MAX_PLIES: u32 = 300;

@@ -18,7 +18,8 @@ use pods_baselines::{
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use tetrad::games::pods::{Pods, PodsRules};
-use tetrad::games::{Game, Outcome, Side};
+use tetrad::games::prelude::*;
+use tetrad::games::{Outcome, Side};
 use tetrad::search::Limits;
 
 /// Standard endgames in which the side to move wins, and in each of which at least half of

@@ -5,7 +5,8 @@
 
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
-use tetrad::games::{DrawTracker, Game, GameKind, GameVisitor};
+use tetrad::games::prelude::*;
+use tetrad::games::{DrawTracker, GameKind, GameVisitor};
 use tetrad::render::Draw;
 
 /// At most this many of the previous position's moves are asked about in the next one.

@@ -1,10 +1,13 @@
-//! The game seam: one trait every game implements; the list of games is [`registry`].
+//! The game seam: five small traits every game implements ([`Rules`], [`Notation`],
+//! [`SearchHooks`], [`FastPaths`], [`GameOptions`]), summed up as [`Game`]; the list of games is
+//! [`registry`].
 //!
 //! Games know nothing of protocols. Search is generic (monomorphised) over [`Game`]; the session
 //! talks to games through the object-safe [`crate::engine::AnyGame`] wrapper, which works on strings.
 
 use std::fmt::Debug;
 use std::hash::Hash;
+use std::ops::ControlFlow;
 
 use rand::rngs::SmallRng;
 use rand::Rng;
@@ -20,7 +23,7 @@ pub mod zobrist;
 
 pub use registry::{GameKind, GameVisitor, UnknownGame};
 
-/// First mover (`P1`) or second mover (`P2`). Each game names them (see [`Game::side_names`]).
+/// First mover (`P1`) or second mover (`P2`). Each game names them (see [`Rules::side_names`]).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Side {
     P1,
@@ -83,20 +86,21 @@ pub enum RuleError {
 pub struct DrawRules {
     /// The same position for the n-th time is a draw (3 = threefold). `None`: no such rule.
     pub repetition: Option<u32>,
-    /// This many consecutive plies without a "progress" move (see [`Game::is_progress`]) draw.
+    /// This many consecutive plies without a "progress" move (see [`Rules::is_progress`]) draw.
     pub no_progress_plies: Option<u32>,
     /// Treat a repeated position as a draw inside search even when the game has no such rule
     /// (Pods advanced); search always scores a repetition as a draw when `repetition` is set.
     pub search_repetition: bool,
 }
 
-/// Scores returned by [`Game::evaluate`] must stay strictly inside this bound, so that search can
-/// keep win/loss scores (distance to mate) above it.
+/// Scores returned by [`SearchHooks::evaluate`] must stay strictly inside this bound, so that
+/// search can keep win/loss scores (distance to mate) above it.
 pub const EVAL_LIMIT: i32 = 20_000;
 
-/// One game's rules, notation and search hooks. Positions are copy-made (all positions are small
-/// value types), so there is no unmake; the caller keeps the old position.
-pub trait Game: Clone + Send + Sync + 'static {
+/// A game's rules: positions, who moves, the moves and how a game ends. Positions are
+/// copy-made (all positions are small value types), so there is no unmake; the caller keeps the
+/// old position.
+pub trait Rules: Clone + Send + Sync + 'static {
     type Pos: Clone + PartialEq + Debug + Send + Sync + 'static;
     type Move: Copy + PartialEq + Eq + Hash + Debug + Send + Sync + 'static;
 
@@ -107,31 +111,17 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn start(&self) -> Self::Pos;
     fn side_to_move(&self, pos: &Self::Pos) -> Side;
 
-    /// Appends every legal move (one entry per distinct move, see each rule file's "move
-    /// identity"). Ignores whether the game is already over by [`Game::terminal`]; callers check.
-    fn legal_moves(&self, pos: &Self::Pos, out: &mut Vec<Self::Move>);
-    /// True when the side to move has a legal move (same caveat as [`Game::legal_moves`]). Games
-    /// whose move lists can be huge (Phutball) override it: callers that only need emptiness
-    /// must not build the list.
-    fn has_legal_move(&self, pos: &Self::Pos) -> bool {
-        let mut moves = Vec::new();
-        self.legal_moves(pos, &mut moves);
-        !moves.is_empty()
-    }
-    /// True when `mv` is one of `pos`'s legal moves. Any value of the move type may come in
-    /// (a stale table move, a move of another position): the answer is then false, never a panic.
-    fn is_legal(&self, pos: &Self::Pos, mv: Self::Move) -> bool {
-        let mut moves = Vec::new();
-        self.legal_moves(pos, &mut moves);
-        moves.contains(&mv)
-    }
-    /// The number of legal moves when it is at most `cap`, else `None`, at a cost bounded by
-    /// `cap` (the protocol's listing refuses what it could not afford).
-    fn count_moves_upto(&self, pos: &Self::Pos, cap: usize) -> Option<usize> {
-        let mut moves = Vec::new();
-        self.legal_moves(pos, &mut moves);
-        (moves.len() <= cap).then_some(moves.len())
-    }
+    /// The one move-enumeration primitive: calls `f` once per legal move (one call per distinct
+    /// move, see each rule file's "move identity"), in a fixed order, until `f` breaks; returns
+    /// `Break` when it did. Ignores whether the game is already over by [`Rules::terminal`];
+    /// callers check. Everything else that lists, counts or tests moves ([`Moves`]) derives from
+    /// this, so a game whose move lists can be huge (Phutball) must yield its moves as it finds
+    /// them: "is there a move" then stops at the first.
+    fn for_each_move<F: FnMut(Self::Move) -> ControlFlow<()>>(
+        &self,
+        pos: &Self::Pos,
+        f: F,
+    ) -> ControlFlow<()>;
     /// The position after `mv`, which must be legal in `pos`.
     fn make(&self, pos: &Self::Pos, mv: Self::Move) -> Self::Pos;
     /// Zobrist hash of the position (including side to move and anything else in the position string).
@@ -152,7 +142,56 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn is_progress(&self, _pos: &Self::Pos, _mv: Self::Move) -> bool {
         false
     }
+}
 
+/// The move questions generic code asks, all derived from [`Rules::for_each_move`] (implemented
+/// for every game; a game cannot override them, so no two of them can disagree).
+pub trait Moves: Rules {
+    /// Appends every legal move, in [`Rules::for_each_move`]'s order.
+    fn legal_moves(&self, pos: &Self::Pos, out: &mut Vec<Self::Move>) {
+        let _ = self.for_each_move(pos, |m| {
+            out.push(m);
+            ControlFlow::Continue(())
+        });
+    }
+    /// True when the side to move has a legal move; stops at the first one.
+    fn has_legal_move(&self, pos: &Self::Pos) -> bool {
+        self.for_each_move(pos, |_| ControlFlow::Break(()))
+            .is_break()
+    }
+    /// The number of legal moves when it is at most `cap`, else `None`, at a cost bounded by
+    /// `cap` (the protocol's listing refuses what it could not afford).
+    fn count_moves_upto(&self, pos: &Self::Pos, cap: usize) -> Option<usize> {
+        let mut n = 0usize;
+        let over = self.for_each_move(pos, |_| {
+            n += 1;
+            if n > cap {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        });
+        over.is_continue().then_some(n)
+    }
+    /// [`Moves::legal_moves`] that gives up after `cap` moves: false when there are more (`out`
+    /// is then of no use).
+    fn legal_moves_upto(&self, pos: &Self::Pos, cap: usize, out: &mut Vec<Self::Move>) -> bool {
+        let start = out.len();
+        self.for_each_move(pos, |m| {
+            if out.len() - start >= cap {
+                return ControlFlow::Break(());
+            }
+            out.push(m);
+            ControlFlow::Continue(())
+        })
+        .is_continue()
+    }
+}
+
+impl<G: Rules> Moves for G {}
+
+/// Move notation, position strings and the text diagram.
+pub trait Notation: Rules {
     /// Canonical notation of a legal move.
     fn format_move(&self, pos: &Self::Pos, mv: Self::Move) -> String;
     /// Lenient parse of a move; returns a legal move or says why not.
@@ -162,9 +201,18 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn parse_position(&self, text: &str) -> Result<Self::Pos, RuleError>;
     /// Multi-line text diagram (no empty lines).
     fn render(&self, pos: &Self::Pos) -> String;
+}
 
+/// What search asks of a game beyond the rules: evaluation, ordering, and which moves to try.
+pub trait SearchHooks: Rules {
     /// Static evaluation from the side to move's point of view, `|v| < EVAL_LIMIT`.
     fn evaluate(&self, pos: &Self::Pos) -> i32;
+    /// The terms of [`SearchHooks::evaluate`] with their values (side to move's point of view),
+    /// for the UGI `eval` command. Empty (the default) when the game does not break its
+    /// evaluation down.
+    fn eval_terms(&self, _pos: &Self::Pos) -> Vec<(&'static str, i32)> {
+        Vec::new()
+    }
     /// Higher = search earlier. Called once per move at interior nodes; keep it cheap.
     fn order_hint(&self, _pos: &Self::Pos, _mv: Self::Move) -> i32 {
         0
@@ -177,66 +225,84 @@ pub trait Game: Clone + Send + Sync + 'static {
     }
     /// Candidate moves for search at a non-root node. Default: all legal moves. A game with a huge
     /// branching factor (Phutball) may return a safe subset; the root always searches
-    /// [`Game::root_moves`].
+    /// [`SearchHooks::root_moves_until`].
     fn search_moves(&self, pos: &Self::Pos, out: &mut Vec<Self::Move>) {
         self.legal_moves(pos, out)
     }
-    /// Moves searched at the root. Default: all legal moves.
-    fn root_moves(&self, pos: &Self::Pos, out: &mut Vec<Self::Move>) {
-        self.legal_moves(pos, out)
-    }
-    /// [`Game::root_moves`] for a search on the clock: a game whose root work can be long (the
-    /// Pods solver) stops it once `interrupt` returns true and gives a plain move list.
+    /// Moves searched at the root. Default: all legal moves. A game whose root work can be long
+    /// (the Pods solver) stops it once `interrupt` returns true and gives a plain move list.
     fn root_moves_until(
         &self,
         pos: &Self::Pos,
         out: &mut Vec<Self::Move>,
         _interrupt: &dyn Fn() -> bool,
     ) {
-        self.root_moves(pos, out)
+        self.legal_moves(pos, out)
     }
+}
 
-    /// Subtrees this many plies deep or less are counted by [`Game::perft`] in one go inside
+/// Optional speed-ups: each has a generic default a game replaces by a faster equivalent.
+pub trait FastPaths: Rules {
+    /// Subtrees this many plies deep or less are counted by [`FastPaths::perft`] in one go inside
     /// [`stoppable_perft`], so the protocol's perft runs at the game's own speed and still stops
     /// between subtrees. Chosen so that one such subtree takes about a millisecond; 0 (the
     /// default) walks every ply through the stoppable, move-capped path.
     const PERFT_SUBTREE_DEPTH: u32 = 0;
 
-    /// Leaf count `depth` plies ahead; finished positions (by [`Game::terminal`]) count 0 beyond
-    /// themselves; history-dependent draws are ignored. Games override it for speed.
+    /// Leaf count `depth` plies ahead; finished positions (by [`Rules::terminal`]) count 0 beyond
+    /// themselves; history-dependent draws are ignored.
     fn perft(&self, pos: &Self::Pos, depth: u32) -> u64 {
         generic_perft(self, pos, depth)
     }
-    /// The moves [`stoppable_perft`] walks: the legal moves, unless the game can list the same
-    /// moves cheaper (Phutball: without names). False when there are more than `cap` (a game
-    /// with huge move lists stops listing there; `out` is then of no use).
-    fn perft_moves_upto(&self, pos: &Self::Pos, cap: usize, out: &mut Vec<Self::Move>) -> bool {
-        self.legal_moves(pos, out);
-        out.len() <= cap
-    }
-
     /// One game of uniformly random legal moves from `pos` to the end, applying the draw rules
-    /// over the playout's own history. Games override it for speed.
+    /// over the playout's own history.
     fn playout(&self, pos: &Self::Pos, rng: &mut SmallRng, max_plies: u32) -> Outcome {
         generic_playout(self, pos, rng, max_plies)
     }
+    /// True when `mv` is one of `pos`'s legal moves. Any value of the move type may come in
+    /// (a stale table move, a move of another position): the answer is then false, never a panic.
+    /// The default looks for it among [`Rules::for_each_move`]'s moves; a game with huge move
+    /// lists (Phutball) checks the one move directly instead.
+    fn is_legal(&self, pos: &Self::Pos, mv: Self::Move) -> bool {
+        self.for_each_move(pos, |m| {
+            if m == mv {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        })
+        .is_break()
+    }
+}
 
-    /// Game-specific options (`set_option NAME VALUE`). `Ok(false)`: not this game's option.
+/// Game-specific options (`set_option NAME VALUE`); the default is none.
+pub trait GameOptions {
+    /// `Ok(false)`: not this game's option.
     fn set_option(&mut self, _name: &str, _value: &str) -> Result<bool, RuleError> {
         Ok(false)
     }
     /// The game-specific options: name, type and current value. The session checks a value
-    /// against the declared type before [`Game::set_option`] sees it (in canonical form), and
-    /// generates `list_options` and the UGI `option` lines from this.
+    /// against the declared type before [`GameOptions::set_option`] sees it (in canonical form),
+    /// and generates `list_options` and the UGI `option` lines from this.
     fn options(&self) -> Vec<GameOption> {
         Vec::new()
     }
+}
 
-    /// The terms of [`Game::evaluate`] with their values (side to move's point of view), for the
-    /// UGI `eval` command. Empty (the default) when the game does not break its evaluation down.
-    fn eval_terms(&self, _pos: &Self::Pos) -> Vec<(&'static str, i32)> {
-        Vec::new()
+/// A whole game: what generic code (search, session, bench, fuzz) asks for as `G: Game`.
+/// Implemented for every type with the five parts; a new game implements those, not this.
+pub trait Game: Rules + Moves + Notation + SearchHooks + FastPaths + GameOptions {
+    /// [`SearchHooks::root_moves_until`] that is never interrupted.
+    fn root_moves(&self, pos: &Self::Pos, out: &mut Vec<Self::Move>) {
+        self.root_moves_until(pos, out, &|| false)
     }
+}
+
+impl<G: Rules + Notation + SearchHooks + FastPaths + GameOptions> Game for G {}
+
+/// Everything needed to call game methods on a concrete game type.
+pub mod prelude {
+    pub use super::{FastPaths, Game, GameOptions, Moves, Notation, Rules, SearchHooks};
 }
 
 /// Why [`stoppable_perft`] has no count.
@@ -250,10 +316,10 @@ pub enum PerftStop {
 
 pub const PERFT_MOVE_CAP: usize = 2_000_000;
 
-/// [`Game::perft`] that gives up soon after `stop` is set (the flag is read before every
-/// position it walks and every subtree of [`Game::PERFT_SUBTREE_DEPTH`] plies it hands to
-/// [`Game::perft`]) or when a position it walks has too many moves to count.
-pub fn stoppable_perft<G: Game>(
+/// [`FastPaths::perft`] that gives up soon after `stop` is set (the flag is read before every
+/// position it walks and every subtree of [`FastPaths::PERFT_SUBTREE_DEPTH`] plies it hands to
+/// [`FastPaths::perft`]) or when a position it walks has too many moves to count.
+pub fn stoppable_perft<G: Rules + FastPaths>(
     game: &G,
     pos: &G::Pos,
     depth: u32,
@@ -278,7 +344,7 @@ pub fn stoppable_perft<G: Game>(
             .ok_or(PerftStop::TooManyMoves);
     }
     let mut moves = Vec::new();
-    if !game.perft_moves_upto(pos, PERFT_MOVE_CAP, &mut moves) {
+    if !game.legal_moves_upto(pos, PERFT_MOVE_CAP, &mut moves) {
         return Err(PerftStop::TooManyMoves);
     }
     let mut sum = 0;
@@ -288,7 +354,7 @@ pub fn stoppable_perft<G: Game>(
     Ok(sum)
 }
 
-pub fn generic_perft<G: Game>(game: &G, pos: &G::Pos, depth: u32) -> u64 {
+pub fn generic_perft<G: Rules>(game: &G, pos: &G::Pos, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
@@ -381,19 +447,37 @@ impl DrawTracker {
     }
 }
 
-/// The game's result at `pos` given its history: position rules first, then no legal move,
-/// then the history draws (see each rule file for why this order is right).
-pub fn outcome<G: Game>(game: &G, pos: &G::Pos, tracker: &DrawTracker) -> Option<Terminal> {
+/// The one place that orders the game-over rules: the position itself ([`Rules::terminal`]),
+/// then no legal move ([`Rules::no_moves`]), then a history draw (see each rule file for why
+/// this order is right). `has_move` and `draw` are asked only when the answer depends on them,
+/// so callers pass what they already know (a move list in hand, a draw check of their own).
+#[inline]
+pub fn ending<G: Rules>(
+    game: &G,
+    pos: &G::Pos,
+    has_move: impl FnOnce() -> bool,
+    draw: impl FnOnce() -> Option<Terminal>,
+) -> Option<Terminal> {
     if let Some(t) = game.terminal(pos) {
         return Some(t);
     }
-    if !game.has_legal_move(pos) {
+    if !has_move() {
         return Some(game.no_moves(pos));
     }
-    tracker.draw(&game.draw_rules())
+    draw()
 }
 
-pub fn generic_playout<G: Game>(
+/// The game's result at `pos` given its history ([`ending`] with the game's draw rules).
+pub fn outcome<G: Rules>(game: &G, pos: &G::Pos, tracker: &DrawTracker) -> Option<Terminal> {
+    ending(
+        game,
+        pos,
+        || game.has_legal_move(pos),
+        || tracker.draw(&game.draw_rules()),
+    )
+}
+
+pub fn generic_playout<G: Rules>(
     game: &G,
     pos: &G::Pos,
     rng: &mut SmallRng,
@@ -404,15 +488,12 @@ pub fn generic_playout<G: Game>(
     let mut pos = pos.clone();
     let mut moves = Vec::new();
     for _ in 0..max_plies {
-        if let Some(t) = game.terminal(&pos) {
-            return t.outcome;
-        }
-        moves.clear();
-        game.legal_moves(&pos, &mut moves);
-        if moves.is_empty() {
-            return game.no_moves(&pos).outcome;
-        }
-        if let Some(t) = tracker.draw(&rules) {
+        let listed = || {
+            moves.clear();
+            game.legal_moves(&pos, &mut moves);
+            !moves.is_empty()
+        };
+        if let Some(t) = ending(game, &pos, listed, || tracker.draw(&rules)) {
             return t.outcome;
         }
         let mv = moves[rng.gen_range(0..moves.len())];

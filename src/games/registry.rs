@@ -36,7 +36,7 @@ macro_rules! registry {
             /// Their canonical protocol names, in the same order.
             pub const NAMES: &'static [&'static str] = &[$($name,)*];
 
-            /// The canonical protocol name (what `Game::name` returns).
+            /// The canonical protocol name (what `Rules::name` returns).
             pub fn name(self) -> &'static str {
                 match self {
                     $(GameKind::$kind => $name,)*

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use super::parse::{self, Gtp as Cmd, KgsTime, GTP_COMMANDS};
+use super::parse::{self, Gtp as Cmd, KgsTime, ParseError, GTP_COMMANDS};
 use super::reader::LineError;
 use super::{Flow, Io};
 use crate::engine::SearchReport;
@@ -12,7 +12,7 @@ use crate::games::{RuleError, Side};
 use crate::options::Kind;
 use crate::render;
 use crate::search::{Clock, Limits};
-use crate::session::{SearchEvent, Session, SessionError, MAX_LISTED_MOVES};
+use crate::session::{PerftError, SearchEvent, Session, SessionError, MAX_LISTED_MOVES};
 
 #[derive(Default)]
 pub struct Gtp {
@@ -32,8 +32,11 @@ pub enum GtpError {
     #[error(transparent)]
     Rule(#[from] RuleError),
     /// The text the command parser refused, with its reason.
-    #[error("{0}")]
-    Syntax(String),
+    #[error(transparent)]
+    Syntax(#[from] ParseError),
+    /// A command reached a place it should not (a bug).
+    #[error("internal error: {0}")]
+    Internal(&'static str),
     #[error("unexpected text after the move: '{0}'")]
     TextAfterMove(String),
     #[error("{0}: the time must not be negative")]
@@ -217,7 +220,7 @@ impl Gtp {
         let (id, name, args) = match parse::gtp_frame(line) {
             Ok(f) => f,
             Err(e) => {
-                io.send(&frame(false, parse::gtp_id(line), &e));
+                io.send(&frame(false, parse::gtp_id(line), &e.to_string()));
                 return Flow::Continue;
             }
         };
@@ -293,13 +296,13 @@ impl Gtp {
     }
 
     /// The perft has ended (or was stopped: only a fuzzing work cap does that).
-    pub fn perft_done(&mut self, io: &mut Io, count: &Result<u64, String>) {
+    pub fn perft_done(&mut self, io: &mut Io, count: &Result<u64, PerftError>) {
         let Some((id, Pending::Perft)) = self.pending.take() else {
             return;
         };
         match count {
             Ok(n) => io.send(&frame(true, id, &n.to_string())),
-            Err(e) => io.send(&frame(false, id, e)),
+            Err(e) => io.send(&frame(false, id, &e.to_string())),
         }
     }
 
@@ -309,7 +312,7 @@ impl Gtp {
             return;
         };
         if let Some(e) = &report.error {
-            io.send(&frame(false, id, e));
+            io.send(&frame(false, id, &e.to_string()));
             return;
         }
         let Some(best) = &report.best else {
@@ -400,9 +403,9 @@ impl Gtp {
             Cmd::GetPosition => Ok(session.game().position()),
             Cmd::Play { side, mv, extra } => done(play(session, side, mv, extra)),
             // Started by `Gtp::line`, answered when the search thread is done.
-            Cmd::Genmove { .. } | Cmd::Perft(_) => Err(GtpError::Syntax(
-                "internal error: genmove and perft are asynchronous".into(),
-            )),
+            Cmd::Genmove { .. } | Cmd::Perft(_) => {
+                Err(GtpError::Internal("genmove and perft are asynchronous"))
+            }
             Cmd::Undo => {
                 if session.undo() {
                     Ok(String::new())

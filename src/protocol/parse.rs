@@ -17,6 +17,41 @@ fn uint<T: std::str::FromStr>(i: &str) -> IResult<&str, T> {
     map_res(digit1, str::parse::<T>)(i)
 }
 
+/// Why a command line could not be read. `Display` is the reason the front end words its
+/// refusal with (GTP puts it after `?`, UGI after `info string error:`).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ParseError {
+    #[error("empty command")]
+    Empty,
+    /// A GTP command word that is not one (GTP's standard wording).
+    #[error("unknown command")]
+    UnknownGtp,
+    #[error("unknown command '{0}'")]
+    UnknownUgi(String),
+    #[error("syntax error: this command takes no arguments")]
+    NoArguments,
+    #[error("'{0}' takes no arguments")]
+    UgiNoArguments(String),
+    /// The arguments do not have the shape the command takes (the shape is given).
+    #[error("syntax error: expected {0}")]
+    Expected(&'static str),
+    #[error("syntax error: {0}")]
+    Syntax(&'static str),
+    /// Text that is not even words (`go` parameters).
+    #[error("syntax error")]
+    Unreadable,
+    #[error("invalid position: missing position string")]
+    MissingPosition,
+    #[error("go {0} needs a number")]
+    GoNumber(String),
+    #[error("go {0} value too large")]
+    GoTooLarge(String),
+    #[error("unknown go parameter '{0}'")]
+    UnknownGoParameter(String),
+    #[error("go perft needs a depth")]
+    PerftDepth,
+}
+
 /// A number of seconds or milliseconds; GTP controllers sometimes send decimals.
 fn number(i: &str) -> IResult<&str, f64> {
     map_res(
@@ -26,7 +61,7 @@ fn number(i: &str) -> IResult<&str, f64> {
 }
 
 /// `[id] command rest`: GTP's optional numeric id, the command word, the argument text.
-pub fn gtp_frame(line: &str) -> Result<(Option<u64>, String, &str), String> {
+pub fn gtp_frame(line: &str) -> Result<(Option<u64>, String, &str), ParseError> {
     let parsed: IResult<&str, (Option<u64>, &str)> = (|i| {
         let (i, id) = opt(terminated(uint::<u64>, space1))(i)?;
         let (i, cmd) = word(i)?;
@@ -35,7 +70,7 @@ pub fn gtp_frame(line: &str) -> Result<(Option<u64>, String, &str), String> {
     })(line);
     match parsed {
         Ok((args, (id, cmd))) => Ok((id, cmd.to_ascii_lowercase(), args)),
-        Err(_) => Err("empty command".into()),
+        Err(_) => Err(ParseError::Empty),
     }
 }
 
@@ -187,34 +222,34 @@ pub fn is_gtp_command(name: &str) -> bool {
     GTP_COMMANDS.iter().any(|(c, _)| *c == name)
 }
 
-fn no_args(cmd: Gtp, args: &str) -> Result<Gtp, String> {
+fn no_args(cmd: Gtp, args: &str) -> Result<Gtp, ParseError> {
     if args.is_empty() {
         Ok(cmd)
     } else {
-        Err("syntax error: this command takes no arguments".into())
+        Err(ParseError::NoArguments)
     }
 }
 
-fn one_word(args: &str) -> Result<String, String> {
+fn one_word(args: &str) -> Result<String, ParseError> {
     match all_consuming(word)(args) {
         Ok((_, w)) => Ok(w.to_string()),
-        Err(_) => Err("syntax error: expected one argument".into()),
+        Err(_) => Err(ParseError::Expected("one argument")),
     }
 }
 
 fn whole<'a, T>(
     args: &'a str,
     p: impl FnMut(&'a str) -> IResult<&'a str, T>,
-    what: &str,
-) -> Result<T, String> {
+    what: &'static str,
+) -> Result<T, ParseError> {
     match all_consuming(p)(args) {
         Ok((_, v)) => Ok(v),
-        Err(_) => Err(format!("syntax error: expected {what}")),
+        Err(_) => Err(ParseError::Expected(what)),
     }
 }
 
 /// Parses the argument text of GTP command `cmd`.
-pub fn gtp_command(cmd: &str, args: &str) -> Result<Gtp, String> {
+pub fn gtp_command(cmd: &str, args: &str) -> Result<Gtp, ParseError> {
     use Gtp::*;
     match cmd {
         "protocol_version" => no_args(ProtocolVersion, args),
@@ -228,12 +263,12 @@ pub fn gtp_command(cmd: &str, args: &str) -> Result<Gtp, String> {
         "set_game" => Ok(SetGame(one_word(args)?)),
         "clear_board" => no_args(ClearBoard, args),
         "set_position" if !args.is_empty() => Ok(SetPosition(args.to_string())),
-        "set_position" => Err("invalid position: missing position string".into()),
+        "set_position" => Err(ParseError::MissingPosition),
         "get_position" => no_args(GetPosition, args),
         "play" => {
             let words: Vec<&str> = args.split(' ').filter(|w| !w.is_empty()).collect();
             match words.as_slice() {
-                [] => Err("syntax error: expected [SIDE] MOVE".into()),
+                [] => Err(ParseError::Expected("[SIDE] MOVE")),
                 [mv] => Ok(Play {
                     side: None,
                     mv: mv.to_string(),
@@ -264,7 +299,7 @@ pub fn gtp_command(cmd: &str, args: &str) -> Result<Gtp, String> {
         "side_to_move" => no_args(SideToMove, args),
         "showboard" if args.eq_ignore_ascii_case("svg") => Ok(ShowboardSvg),
         "showboard" if !args.is_empty() => {
-            Err("syntax error: showboard takes no argument or 'svg'".into())
+            Err(ParseError::Syntax("showboard takes no argument or 'svg'"))
         }
         "showboard" => Ok(Showboard),
         "board_layout" => no_args(BoardLayout, args),
@@ -318,7 +353,7 @@ pub fn gtp_command(cmd: &str, args: &str) -> Result<Gtp, String> {
         "kgs-time_settings" => Ok(KgsTimeSettings(whole(args, kgs_time, "a KGS time system")?)),
         "boardsize" => Ok(Boardsize(one_word(args)?)),
         "komi" => Ok(Komi(one_word(args)?)),
-        _ => Err("unknown command".into()),
+        _ => Err(ParseError::UnknownGtp),
     }
 }
 
@@ -416,14 +451,15 @@ fn clock_ms(i: &str) -> IResult<&str, u64> {
     Ok((i, if neg.is_some() { 0 } else { v }))
 }
 
-fn go_params(mut i: &str) -> Result<Go, String> {
+fn go_params(mut i: &str) -> Result<Go, ParseError> {
     let mut go = Go::default();
     loop {
-        let (r, _) = space0::<_, nom::error::Error<&str>>(i).map_err(|_| "syntax error")?;
+        let (r, _) = space0::<_, nom::error::Error<&str>>(i).map_err(|_| ParseError::Unreadable)?;
         if r.is_empty() {
             return Ok(go);
         }
-        let (r, key) = word(r).map_err(|_: nom::Err<nom::error::Error<&str>>| "syntax error")?;
+        let (r, key) =
+            word(r).map_err(|_: nom::Err<nom::error::Error<&str>>| ParseError::Unreadable)?;
         let key = key.to_ascii_lowercase();
         if key == "infinite" {
             go.infinite = true;
@@ -434,12 +470,12 @@ fn go_params(mut i: &str) -> Result<Go, String> {
             i = r;
             continue;
         }
-        let value = |r| -> Result<(&str, u64), String> {
+        let value = |r| -> Result<(&str, u64), ParseError> {
             preceded(space1, clock_ms)(r)
-                .map_err(|_: nom::Err<nom::error::Error<&str>>| format!("go {key} needs a number"))
+                .map_err(|_: nom::Err<nom::error::Error<&str>>| ParseError::GoNumber(key.clone()))
         };
         let (r, v) = value(r)?;
-        let small = || u32::try_from(v).map_err(|_| format!("go {key} value too large"));
+        let small = || u32::try_from(v).map_err(|_| ParseError::GoTooLarge(key.clone()));
         match key.as_str() {
             "p1time" => go.p1time = Some(v),
             "p2time" => go.p2time = Some(v),
@@ -454,7 +490,7 @@ fn go_params(mut i: &str) -> Result<Go, String> {
             "depth" => go.depth = Some(small()?),
             "nodes" => go.nodes = Some(v),
             "mate" => go.depth = Some(small()?.saturating_mul(2)),
-            _ => return Err(format!("unknown go parameter '{key}'")),
+            _ => return Err(ParseError::UnknownGoParameter(key)),
         }
         i = r;
     }
@@ -465,9 +501,9 @@ fn moves_list(i: &str) -> IResult<&str, Vec<String>> {
     Ok((i, words.into_iter().map(str::to_string).collect()))
 }
 
-fn position(args: &str) -> Result<Ugi, String> {
+fn position(args: &str) -> Result<Ugi, ParseError> {
     let bad = |_: nom::Err<nom::error::Error<&str>>| {
-        "syntax error: expected position startpos|fen POS [moves ...]".to_string()
+        ParseError::Expected("position startpos|fen POS [moves ...]")
     };
     let (i, kind): (&str, &str) =
         alt((tag_no_case("startpos"), tag_no_case("fen")))(args).map_err(bad)?;
@@ -479,7 +515,7 @@ fn position(args: &str) -> Result<Ugi, String> {
             None => (body.trim_end(), ""),
         };
         if fen.is_empty() {
-            return Err("invalid position: missing position string".into());
+            return Err(ParseError::MissingPosition);
         }
         (Some(fen.to_string()), tail)
     } else {
@@ -490,7 +526,7 @@ fn position(args: &str) -> Result<Ugi, String> {
     } else {
         let (_, moves) = all_consuming(preceded(tag_no_case("moves"), moves_list))(tail).map_err(
             |_: nom::Err<nom::error::Error<&str>>| {
-                "syntax error: expected 'moves' after the position".to_string()
+                ParseError::Expected("'moves' after the position")
             },
         )?;
         moves
@@ -510,18 +546,18 @@ fn find_word(s: &str, w: &str) -> Option<usize> {
     None
 }
 
-fn setoption(args: &str) -> Result<Ugi, String> {
+fn setoption(args: &str) -> Result<Ugi, ParseError> {
     // `name` runs up to the word `value`; names and values may contain spaces.
     let body = args
         .strip_prefix("name ")
         .or_else(|| args.strip_prefix("NAME "))
-        .ok_or("syntax error: expected setoption name NAME [value VALUE]")?;
+        .ok_or(ParseError::Expected("setoption name NAME [value VALUE]"))?;
     let (name, value) = match find_word(body, "value") {
         Some(at) => (body[..at].trim(), body[at + 5..].trim()),
         None => (body.trim(), ""),
     };
     if name.is_empty() {
-        return Err("syntax error: missing option name".into());
+        return Err(ParseError::Syntax("missing option name"));
     }
     Ok(Ugi::SetOption {
         name: name.to_string(),
@@ -530,18 +566,18 @@ fn setoption(args: &str) -> Result<Ugi, String> {
 }
 
 /// Parses one UGI line.
-pub fn ugi_line(line: &str) -> Result<Ugi, String> {
+pub fn ugi_line(line: &str) -> Result<Ugi, ParseError> {
     let (args, cmd) = match terminated(word, space0)(line) {
         Ok(v) => v,
         Err(nom::Err::Error(_)) | Err(nom::Err::Failure(_)) | Err(nom::Err::Incomplete(_)) => {
-            return Err("empty command".into())
+            return Err(ParseError::Empty)
         }
     };
     let bare = |c: Ugi| {
         if args.is_empty() {
             Ok(c)
         } else {
-            Err(format!("'{cmd}' takes no arguments"))
+            Err(ParseError::UgiNoArguments(cmd.to_string()))
         }
     };
     match cmd.to_ascii_lowercase().as_str() {
@@ -555,8 +591,8 @@ pub fn ugi_line(line: &str) -> Result<Ugi, String> {
                 .trim()
                 .parse::<u32>()
                 .map(Ugi::Perft)
-                .map_err(|_| "go perft needs a depth".to_string()),
-            None if args.eq_ignore_ascii_case("perft") => Err("go perft needs a depth".into()),
+                .map_err(|_| ParseError::PerftDepth),
+            None if args.eq_ignore_ascii_case("perft") => Err(ParseError::PerftDepth),
             _ => go_params(args).map(Ugi::Go),
         },
         "d" => bare(Ugi::Display),
@@ -566,7 +602,7 @@ pub fn ugi_line(line: &str) -> Result<Ugi, String> {
         "query" => Ok(Ugi::Query(one_word(args)?.to_ascii_lowercase())),
         "debug" => Ok(Ugi::Debug),
         "quit" => Ok(Ugi::Quit),
-        _ => Err(format!("unknown command '{cmd}'")),
+        _ => Err(ParseError::UnknownUgi(cmd.to_string())),
     }
 }
 

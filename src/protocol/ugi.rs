@@ -9,7 +9,7 @@ use super::{Flow, Io};
 use crate::engine::{InfoReport, SearchReport};
 use crate::games::{Outcome, RuleError, Side};
 use crate::search::{uci_score, Clock, Limits};
-use crate::session::{SearchEvent, Session, SessionError};
+use crate::session::{PerftError, SearchEvent, Session, SessionError};
 
 #[derive(Default)]
 pub struct Ugi {
@@ -52,7 +52,7 @@ impl Ugi {
         let cmd = match parse::ugi_line(&line) {
             Ok(c) => c,
             Err(e) => {
-                error(io, &e);
+                error(io, &e.to_string());
                 return Flow::Continue;
             }
         };
@@ -152,7 +152,7 @@ impl Ugi {
 
     pub fn done(&mut self, io: &mut Io, session: &Session, report: &SearchReport) {
         if let Some(e) = &report.error {
-            io.send(&format!("info string error: {e}\n"));
+            error(io, &e.to_string());
         }
         let best = report.best.as_deref().unwrap_or("(none)");
         // `ponder P` only when the GUI asked for it: strict arbiters accept two tokens only.
@@ -168,7 +168,7 @@ impl Ugi {
     }
 
     /// `go perft N` has ended: each root move with its count, as Stockfish prints them.
-    pub fn divide_done(&mut self, io: &mut Io, split: &Result<Vec<(String, u64)>, String>) {
+    pub fn divide_done(&mut self, io: &mut Io, split: &Result<Vec<(String, u64)>, PerftError>) {
         match split {
             Ok(split) => {
                 let mut s = String::new();
@@ -179,7 +179,7 @@ impl Ugi {
                 s.push_str(&format!("\nNodes searched: {total}\n\n"));
                 io.send(&s);
             }
-            Err(e) => error(io, e),
+            Err(e) => error(io, &e.to_string()),
         }
     }
 }

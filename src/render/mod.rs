@@ -8,7 +8,7 @@
 pub mod json;
 pub mod svg;
 
-use crate::games::Game;
+use crate::games::prelude::*;
 
 /// How pieces sit on the board: in the cells (draughts) or on the points where lines meet.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -12,7 +12,8 @@ use rand::SeedableRng;
 use super::movepick::MoveOrder;
 use super::time::{Deadlines, Limits};
 use super::tt::{Bound, Table};
-use crate::games::{DrawRules, DrawTracker, Game, Outcome, Terminal, EVAL_LIMIT};
+use crate::games::prelude::*;
+use crate::games::{self, DrawRules, DrawTracker, Outcome, Terminal, EVAL_LIMIT};
 
 /// Score of a win found at the root; a win `n` plies away scores `MATE - n`.
 pub const MATE: i32 = 30_000;
@@ -160,16 +161,12 @@ impl<G: Game> Searcher<'_, G> {
         let is_pv = beta - alpha > 1;
 
         if ply > 0 {
-            if let Some(t) = game.terminal(pos) {
+            // Whether a move exists is asked here only to confirm a draw; otherwise an empty
+            // move list below tells.
+            let draw = self.draw_now();
+            let has_move = || draw.is_none() || game.has_legal_move(pos);
+            if let Some(t) = games::ending(game, pos, has_move, || draw) {
                 return terminal_score(game, pos, t, ply);
-            }
-            if self.search_repetition && self.tracker.repeated() {
-                return 0;
-            }
-            if let Some(n) = self.rules.no_progress_plies {
-                if self.tracker.quiet_plies() >= n as usize && !self.no_legal_move(pos) {
-                    return 0;
-                }
             }
             // Mate-distance pruning: no line from here beats a mate already found nearer.
             let a = alpha.max(-(MATE - ply as i32));
@@ -213,10 +210,10 @@ impl<G: Game> Searcher<'_, G> {
         }
         if moves.is_empty() {
             self.buffers[ply] = moves;
-            if self.no_legal_move(pos) {
-                return terminal_score(game, pos, game.no_moves(pos), ply);
-            }
-            return game.evaluate(pos);
+            return match games::ending(game, pos, || game.has_legal_move(pos), || None) {
+                Some(t) => terminal_score(game, pos, t, ply),
+                None => game.evaluate(pos),
+            };
         }
 
         let mut picker = self.order.picker(game, pos, ply, &moves, tt_move);
@@ -287,8 +284,15 @@ impl<G: Game> Searcher<'_, G> {
         best
     }
 
-    fn no_legal_move(&self, pos: &G::Pos) -> bool {
-        !self.game.has_legal_move(pos)
+    /// The draw search scores at the current node: a repetition (when the game has repetition
+    /// draws, already the second occurrence), or the no-progress count run out.
+    fn draw_now(&self) -> Option<Terminal> {
+        if self.search_repetition && self.tracker.repeated() {
+            return Some(Terminal::new(Outcome::Draw, "repetition"));
+        }
+        let n = self.rules.no_progress_plies?;
+        (self.tracker.quiet_plies() >= n as usize)
+            .then(|| Terminal::new(Outcome::Draw, "no-progress"))
     }
 }
 

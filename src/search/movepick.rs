@@ -4,7 +4,7 @@
 
 use std::hash::{Hash, Hasher};
 
-use crate::games::Game;
+use crate::games::prelude::*;
 
 const HISTORY_SIZE: usize = 4096;
 const TT_MOVE: i32 = 1 << 30;

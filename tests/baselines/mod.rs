@@ -11,7 +11,8 @@ use tetrad::engine::AnyGame;
 use tetrad::games::diamond::{suites as dsuites, Diamond, Move as DMove};
 use tetrad::games::phutball::board::{col, row, BLUE_SCORES, RED_SCORES};
 use tetrad::games::phutball::{Move as PMove, Phutball, Pos as PPos};
-use tetrad::games::{Game, Outcome, Side};
+use tetrad::games::prelude::*;
+use tetrad::games::{Outcome, Side};
 use tetrad::search::{Limits, Params};
 
 /// Who plays the other side of a match.

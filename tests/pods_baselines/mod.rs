@@ -9,13 +9,14 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use tetrad::engine::AnyGame;
 use tetrad::games::pods::{Pods, PodsRules};
-use tetrad::games::{Game, Outcome, Side};
+use tetrad::games::prelude::*;
+use tetrad::games::{Outcome, Side};
 use tetrad::search::Limits;
 
 use crate::baselines::{engine_move, play_out, random_move, Score};
 
-pub type PPos = <Pods as Game>::Pos;
-pub type PMove = <Pods as Game>::Move;
+pub type PPos = <Pods as Rules>::Pos;
+pub type PMove = <Pods as Rules>::Move;
 
 pub const ROTATIONS: [u32; 4] = [0, 90, 180, 270];
 

@@ -15,7 +15,12 @@ mod tests;
 
 use rand::rngs::SmallRng;
 
-use super::{DrawRules, Game, Outcome, RuleError, Side, Terminal};
+use std::ops::ControlFlow;
+
+use super::{
+    DrawRules, FastPaths, GameOptions, Notation, Outcome, RuleError, Rules, SearchHooks, Side,
+    Terminal,
+};
 
 pub use movegen::Move;
 pub use position::Pos;
@@ -23,7 +28,7 @@ pub use position::Pos;
 #[derive(Clone, Debug, Default)]
 pub struct Diamond;
 
-impl Game for Diamond {
+impl Rules for Diamond {
     type Pos = Pos;
     type Move = Move;
 
@@ -39,8 +44,8 @@ impl Game for Diamond {
     fn side_to_move(&self, pos: &Pos) -> Side {
         playout::side_of(pos.stm)
     }
-    fn legal_moves(&self, pos: &Pos, out: &mut Vec<Move>) {
-        movegen::legal_moves(pos, out)
+    fn for_each_move<F: FnMut(Move) -> ControlFlow<()>>(&self, pos: &Pos, f: F) -> ControlFlow<()> {
+        movegen::for_each_move(pos, f)
     }
     fn make(&self, pos: &Pos, mv: Move) -> Pos {
         movegen::make(pos, mv)
@@ -65,6 +70,9 @@ impl Game for Diamond {
     fn is_progress(&self, pos: &Pos, mv: Move) -> bool {
         movegen::is_progress(pos, mv)
     }
+}
+
+impl Notation for Diamond {
     fn format_move(&self, pos: &Pos, mv: Move) -> String {
         notation::format_move(pos, mv)
     }
@@ -80,6 +88,9 @@ impl Game for Diamond {
     fn render(&self, pos: &Pos) -> String {
         pos.render()
     }
+}
+
+impl SearchHooks for Diamond {
     fn evaluate(&self, pos: &Pos) -> i32 {
         eval::evaluate(pos)
     }
@@ -89,6 +100,9 @@ impl Game for Diamond {
     fn is_forcing(&self, pos: &Pos) -> bool {
         eval::is_forcing(pos)
     }
+}
+
+impl FastPaths for Diamond {
     // About fifty moves a ply: a 3-ply subtree is around 10^5 leaves.
     const PERFT_SUBTREE_DEPTH: u32 = 3;
     fn perft(&self, pos: &Pos, depth: u32) -> u64 {
@@ -98,3 +112,5 @@ impl Game for Diamond {
         playout::playout(pos, rng, max_plies)
     }
 }
+
+impl GameOptions for Diamond {}

@@ -1,5 +1,7 @@
 //! Legal moves and making them.
 
+use std::ops::ControlFlow;
+
 use super::board::{adj, capture_of, Bits, PointSet};
 use super::position::{hand_key, piece_key, side_key, Pos, BLACK, PIECES_PER_SIDE};
 
@@ -35,18 +37,35 @@ pub fn placing(pos: &Pos) -> bool {
 }
 
 pub fn legal_moves(pos: &Pos, out: &mut Vec<Move>) {
+    let _ = for_each_move(pos, |m| {
+        out.push(m);
+        ControlFlow::Continue(())
+    });
+}
+
+/// Calls `f` with every legal move (placements and the swap, or steps and removals) until it
+/// breaks.
+#[inline]
+pub fn for_each_move(pos: &Pos, mut f: impl FnMut(Move) -> ControlFlow<()>) -> ControlFlow<()> {
     let empty = pos.empty();
     if placing(pos) {
-        out.extend(Bits(empty).map(|p| Move::Place(p as u8)));
-        if pos.is_swap_turn() {
-            out.push(Move::Swap);
+        for p in Bits(empty) {
+            f(Move::Place(p as u8))?;
         }
-        return;
+        if pos.is_swap_turn() {
+            f(Move::Swap)?;
+        }
+        return ControlFlow::Continue(());
     }
     for from in Bits(pos.pieces[pos.stm]) {
-        out.extend(Bits(adj(from) & empty).map(|to| Move::Step(from as u8, to as u8)));
+        for to in Bits(adj(from) & empty) {
+            f(Move::Step(from as u8, to as u8))?;
+        }
     }
-    out.extend(Bits(removable(pos)).map(|n| Move::Remove(n as u8)));
+    for n in Bits(removable(pos)) {
+        f(Move::Remove(n as u8))?;
+    }
+    ControlFlow::Continue(())
 }
 
 /// Number of legal moves, without listing them (perft's last ply, playouts).

@@ -21,10 +21,15 @@ mod tests;
 /// Canonical names of all of a position's ball moves from one walk.
 pub mod tree;
 
+use std::ops::ControlFlow;
+
 use rand::rngs::SmallRng;
 use rand::Rng;
 
-use super::{DrawRules, DrawTracker, Game, Outcome, RuleError, Side, Terminal};
+use super::{
+    ending, DrawRules, DrawTracker, FastPaths, GameOptions, Notation, Outcome, RuleError, Rules,
+    SearchHooks, Side, Terminal,
+};
 use board::{BLUE_SCORES, RED_SCORES};
 pub use movegen::Move;
 pub use position::Pos;
@@ -57,7 +62,7 @@ impl Phutball {
     }
 }
 
-impl Game for Phutball {
+impl Rules for Phutball {
     type Pos = Pos;
     type Move = Move;
 
@@ -73,18 +78,17 @@ impl Game for Phutball {
     fn side_to_move(&self, pos: &Pos) -> Side {
         pos.side
     }
-    fn legal_moves(&self, pos: &Pos, out: &mut Vec<Move>) {
-        movegen::push_placements(pos, out);
-        tree::push_all_jumps(pos, out);
-    }
-    fn has_legal_move(&self, pos: &Pos) -> bool {
-        !pos.empty_placeable().is_empty() || movegen::has_jump(&pos.men, pos.ball)
-    }
-    fn is_legal(&self, pos: &Pos, mv: Move) -> bool {
-        notation::is_legal(pos, mv)
-    }
-    fn count_moves_upto(&self, pos: &Pos, cap: usize) -> Option<usize> {
-        movegen::count_moves_upto(pos, cap)
+    /// Placements, then the ball moves as the walk finds them: a dense board has millions of
+    /// ball moves, and "is there a move", a capped count or a perft's capped list stop early.
+    fn for_each_move<F: FnMut(Move) -> ControlFlow<()>>(
+        &self,
+        pos: &Pos,
+        mut f: F,
+    ) -> ControlFlow<()> {
+        for p in pos.empty_placeable().iter() {
+            f(Move::Place(p as u16))?;
+        }
+        tree::for_each_jump(pos, f)
     }
     fn make(&self, pos: &Pos, mv: Move) -> Pos {
         movegen::make(pos, mv)
@@ -113,7 +117,9 @@ impl Game for Phutball {
             search_repetition: false,
         }
     }
+}
 
+impl Notation for Phutball {
     fn format_move(&self, pos: &Pos, mv: Move) -> String {
         notation::format_move(pos, mv)
     }
@@ -129,7 +135,9 @@ impl Game for Phutball {
     fn render(&self, pos: &Pos) -> String {
         notation::render(pos)
     }
+}
 
+impl SearchHooks for Phutball {
     fn evaluate(&self, pos: &Pos) -> i32 {
         match tactics::eval_facts(pos) {
             (true, _, _) => WIN_NOW,
@@ -156,14 +164,16 @@ impl Game for Phutball {
             Urgency::Quiet => tactics::quiet_candidates(pos, out),
         }
     }
-    fn root_moves(&self, pos: &Pos, out: &mut Vec<Move>) {
+    fn root_moves_until(&self, pos: &Pos, out: &mut Vec<Move>, _interrupt: &dyn Fn() -> bool) {
         match tactics::root_urgency(pos) {
             Urgency::Win(m) => out.push(m),
             Urgency::Threatened(moves) if !moves.is_empty() => out.extend(moves),
             _ => tactics::root_candidates(pos, out),
         }
     }
+}
 
+impl FastPaths for Phutball {
     fn perft(&self, pos: &Pos, depth: u32) -> u64 {
         if depth == 0 {
             return 1;
@@ -184,17 +194,15 @@ impl Game for Phutball {
             .sum()
     }
 
-    // No `PERFT_SUBTREE_DEPTH`: the stoppable walk, on `perft_moves_upto` and
-    // `count_moves_upto`, is this perft with the move cap, and a dense board can be one placement
-    // away, so every position is checked against the cap.
-    fn perft_moves_upto(&self, pos: &Pos, cap: usize, out: &mut Vec<Move>) -> bool {
-        // One bounded walk, on the same budget as `count_moves_upto`.
-        let Some(budget) = cap.checked_sub(pos.empty_placeable().count() as usize) else {
-            return false;
-        };
-        movegen::push_placements(pos, out);
-        movegen::push_jumps_limited(pos, budget, out)
+    /// One ball move is checked by finding its own chain, which walks only the states over its
+    /// men: listing the moves up to it could take millions of states.
+    fn is_legal(&self, pos: &Pos, mv: Move) -> bool {
+        notation::is_legal(pos, mv)
     }
+
+    // No `PERFT_SUBTREE_DEPTH`: the stoppable walk (capped count and capped move list from
+    // `for_each_move`) is this perft with the move cap, and a dense board can be one placement
+    // away, so every position is checked against the cap.
 
     fn playout(&self, pos: &Pos, rng: &mut SmallRng, max_plies: u32) -> Outcome {
         let rules = self.draw_rules();
@@ -202,19 +210,16 @@ impl Game for Phutball {
         let mut pos = *pos;
         let mut jumps = Vec::new();
         for _ in 0..max_plies {
-            if let Some(t) = self.terminal(&pos) {
-                return t.outcome;
-            }
-            if let Some(t) = tracker.draw(&rules) {
-                return t.outcome;
-            }
             let free = pos.empty_placeable();
-            jumps.clear();
-            movegen::push_jumps_limited(&pos, PLAYOUT_JUMPS, &mut jumps);
-            let n = free.count() as usize + jumps.len();
-            if n == 0 {
-                return self.no_moves(&pos).outcome;
+            let listed = || {
+                jumps.clear();
+                movegen::push_jumps_limited(&pos, PLAYOUT_JUMPS, &mut jumps);
+                free.count() as usize + jumps.len() > 0
+            };
+            if let Some(t) = ending(self, &pos, listed, || tracker.draw(&rules)) {
+                return t.outcome;
             }
+            let n = free.count() as usize + jumps.len();
             let k = rng.gen_range(0..n);
             let mv = match free.nth(k as u32) {
                 Some(p) => Move::Place(p as u16),
@@ -226,3 +231,5 @@ impl Game for Phutball {
         Outcome::Draw
     }
 }
+
+impl GameOptions for Phutball {}

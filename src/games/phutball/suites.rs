@@ -12,7 +12,8 @@
 use super::movegen::Move;
 use super::tactics::is_own_goal;
 use super::{Phutball, Pos};
-use crate::games::{Game, Outcome, Side};
+use crate::games::prelude::*;
+use crate::games::{Outcome, Side};
 
 /// A "score in one" position.
 pub struct ScoreInOne {

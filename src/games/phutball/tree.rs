@@ -10,6 +10,7 @@
 //! formatting each (what `legal_moves` does) costs one walk, not one search per move.
 
 use std::cell::{Cell, RefCell};
+use std::ops::ControlFlow;
 
 use super::board::{name_rank, Bits, NONE, STEP};
 use super::movegen::{has_jump_start, Move};
@@ -34,53 +35,53 @@ thread_local! {
     static TREE: RefCell<Option<Tree>> = const { RefCell::new(None) };
 }
 
-/// Runs `f` on the canonical-path tree of `pos`'s ball moves, walking it first unless this
-/// thread's last walk was for the same men and ball.
-fn with_tree<R>(pos: &Pos, f: impl FnOnce(&StateSet) -> R) -> R {
-    TREE.with(|cell| {
-        let mut slot = cell.borrow_mut();
-        let fresh = match slot.take() {
-            Some(t) if t.valid && t.men == pos.men && t.ball == pos.ball => {
-                let r = f(&t.set);
-                *slot = Some(t);
-                return r;
-            }
-            Some(t) if t.set.bytes() <= KEEP_BYTES => t.set,
-            _ => StateSet::new(),
-        };
-        let mut tree = Tree {
-            men: pos.men,
-            ball: pos.ball,
-            valid: false,
-            set: fresh,
-            last: Cell::new(ROOT),
-        };
-        tree.set.reset();
-        if has_jump_start(&pos.men, pos.ball) {
+/// Calls `f` with every ball move of `pos` (each distinct state once, in canonical-tree order)
+/// until it breaks. A walk that runs to the end stays as this thread's tree for `pos`, so naming
+/// the moves just listed costs no search, and listing them again no walk. The tree is out of its
+/// slot while `f` runs: `f` may list or name moves itself.
+pub fn for_each_jump(pos: &Pos, mut f: impl FnMut(Move) -> ControlFlow<()>) -> ControlFlow<()> {
+    if !has_jump_start(&pos.men, pos.ball) {
+        return ControlFlow::Continue(());
+    }
+    let taken = TREE.with(|cell| cell.borrow_mut().take());
+    let (tree, flow) = match taken {
+        Some(t) if t.valid && t.men == pos.men && t.ball == pos.ball => {
+            let flow = t.set.states().try_for_each(|(to, removed)| {
+                f(Move::Jump {
+                    to,
+                    removed: *removed,
+                })
+            });
+            (t, flow)
+        }
+        old => {
+            let set = match old {
+                Some(t) if t.set.bytes() <= KEEP_BYTES => t.set,
+                _ => StateSet::new(),
+            };
+            let mut tree = Tree {
+                men: pos.men,
+                ball: pos.ball,
+                valid: false,
+                set,
+                last: Cell::new(ROOT),
+            };
+            tree.set.reset();
             let mut w = LexWalker {
                 men: pos.men,
                 removed: Bits::EMPTY,
                 rhash: 0,
                 set: &mut tree.set,
             };
-            w.run(pos.ball, ROOT);
+            let flow = w.run(pos.ball, ROOT, &mut f);
+            tree.valid = flow.is_continue();
+            (tree, flow)
         }
-        tree.valid = true;
-        let r = f(&tree.set);
-        *slot = Some(tree);
-        r
-    })
-}
-
-/// Appends every ball move of `pos` (each distinct state once).
-pub fn push_all_jumps(pos: &Pos, out: &mut Vec<Move>) {
-    with_tree(pos, |set| {
-        out.reserve(set.len());
-        out.extend(set.states().map(|(to, removed)| Move::Jump {
-            to,
-            removed: *removed,
-        }));
-    });
+    };
+    // A cut-short walk of a dense board is of no further use: not worth its memory.
+    let keep = tree.valid || tree.set.bytes() <= KEEP_BYTES;
+    TREE.with(|cell| *cell.borrow_mut() = keep.then_some(tree));
+    flow
 }
 
 /// The canonical path (landing points after the start) of the ball move (`to`, `removed`) if
@@ -138,7 +139,14 @@ struct LexWalker<'s> {
 }
 
 impl LexWalker<'_> {
-    fn run(&mut self, ball: u16, parent: u32) {
+    /// Visits the states reachable from `ball` (reached from state `parent`), telling `f` of
+    /// each new one, until `f` breaks.
+    fn run<F: FnMut(Move) -> ControlFlow<()>>(
+        &mut self,
+        ball: u16,
+        parent: u32,
+        f: &mut F,
+    ) -> ControlFlow<()> {
         // (name rank of the landing, direction, landing, men jumped)
         let mut cands = [(0u16, 0u8, 0u16, 0u8); 8];
         let mut n = 0;
@@ -166,10 +174,15 @@ impl LexWalker<'_> {
             self.flip(step, first, k);
             let key = self.rhash ^ BALL_KEYS[q as usize];
             if let Some(idx) = self.set.insert_child(key, q, &self.removed, parent) {
-                self.run(q, idx);
+                f(Move::Jump {
+                    to: q,
+                    removed: self.removed,
+                })?;
+                self.run(q, idx, f)?;
             }
             self.flip(step, first, k);
         }
+        ControlFlow::Continue(())
     }
 
     /// Removes the `k` men from `first` on along `step`, or puts them back.

@@ -14,7 +14,12 @@ mod tests;
 
 use rand::rngs::SmallRng;
 
-use super::{DrawRules, Game, Outcome, RuleError, Side, Terminal};
+use std::ops::ControlFlow;
+
+use super::{
+    DrawRules, FastPaths, GameOptions, Notation, Outcome, RuleError, Rules, SearchHooks, Side,
+    Terminal,
+};
 use crate::options::{GameOption, Kind};
 pub use board::{Move, Position};
 
@@ -54,7 +59,7 @@ fn parse_switch(name: &str, value: &str) -> Result<bool, RuleError> {
     }
 }
 
-impl Game for Poddavki {
+impl Rules for Poddavki {
     type Pos = Position;
     type Move = Move;
 
@@ -70,8 +75,12 @@ impl Game for Poddavki {
     fn side_to_move(&self, pos: &Position) -> Side {
         side_of(pos.stm)
     }
-    fn legal_moves(&self, pos: &Position, out: &mut Vec<Move>) {
-        movegen::legal_moves(pos, out)
+    fn for_each_move<F: FnMut(Move) -> ControlFlow<()>>(
+        &self,
+        pos: &Position,
+        f: F,
+    ) -> ControlFlow<()> {
+        movegen::for_each_move(pos, f)
     }
     fn make(&self, pos: &Position, mv: Move) -> Position {
         pos.make(mv)
@@ -97,7 +106,9 @@ impl Game for Poddavki {
     fn is_progress(&self, pos: &Position, mv: Move) -> bool {
         mv.is_capture() || pos.kings >> mv.from & 1 == 0
     }
+}
 
+impl Notation for Poddavki {
     fn format_move(&self, pos: &Position, mv: Move) -> String {
         notation::format_move(pos, mv)
     }
@@ -113,7 +124,9 @@ impl Game for Poddavki {
     fn render(&self, pos: &Position) -> String {
         position::render(pos)
     }
+}
 
+impl SearchHooks for Poddavki {
     fn evaluate(&self, pos: &Position) -> i32 {
         eval::evaluate(pos)
     }
@@ -126,22 +139,20 @@ impl Game for Poddavki {
     fn is_forcing(&self, pos: &Position) -> bool {
         movegen::has_capture(pos)
     }
+}
 
+impl FastPaths for Poddavki {
     // A 6-ply subtree is thousands to a few million leaves: well under 0.1 s at the fast perft.
     const PERFT_SUBTREE_DEPTH: u32 = 6;
     fn perft(&self, pos: &Position, depth: u32) -> u64 {
         movegen::perft(pos, depth)
     }
     fn playout(&self, pos: &Position, rng: &mut SmallRng, max_plies: u32) -> Outcome {
-        playout::playout(
-            pos,
-            rng,
-            max_plies,
-            self.draw_repetition,
-            self.draw_no_progress,
-        )
+        playout::playout(self, pos, rng, max_plies)
     }
+}
 
+impl GameOptions for Poddavki {
     fn set_option(&mut self, name: &str, value: &str) -> Result<bool, RuleError> {
         match name.trim().to_ascii_lowercase().as_str() {
             "draw_repetition" => self.draw_repetition = parse_switch(name, value)?,

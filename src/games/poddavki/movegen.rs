@@ -1,6 +1,8 @@
 //! Legal move generation: compulsory captures with the Turkish strike, flying kings, promotion
 //! during a capture; quiet moves only when no capture exists. Also the bulk-counting perft.
 
+use std::ops::ControlFlow;
+
 use super::board::{
     king_reach, opposite, shift, slide, step, Bits, Move, Position, Squares, NE, NONE, NW,
     PROMO_RANK, SE, SW,
@@ -167,7 +169,17 @@ pub fn gen_captures(p: &Position, out: &mut Vec<Move>) {
 }
 
 /// Appends every quiet move of the side to move (legal only when no capture exists).
+#[inline]
 pub fn gen_quiet(p: &Position, out: &mut Vec<Move>) {
+    let _ = for_each_quiet(p, |m| {
+        out.push(m);
+        ControlFlow::Continue(())
+    });
+}
+
+/// Calls `f` with every quiet move of the side to move until it breaks.
+#[inline(always)]
+fn for_each_quiet(p: &Position, mut f: impl FnMut(Move) -> ControlFlow<()>) -> ControlFlow<()> {
     let us = p.stm;
     let occ = p.occupied();
     let empty = !occ;
@@ -175,24 +187,25 @@ pub fn gen_quiet(p: &Position, out: &mut Vec<Move>) {
     for d in FORWARD[us] {
         let back = opposite(d);
         for t in Squares(shift(men, d) & empty) {
-            out.push(Move {
+            f(Move {
                 captured: 0,
                 from: step(t, back),
                 to: t as u8,
                 promo: PROMO_RANK[us] >> t & 1 != 0,
-            });
+            })?;
         }
     }
     for k in Squares(p.pieces[us] & p.kings) {
         for t in Squares(king_reach(k, occ)) {
-            out.push(Move {
+            f(Move {
                 captured: 0,
                 from: k as u8,
                 to: t as u8,
                 promo: false,
-            });
+            })?;
         }
     }
+    ControlFlow::Continue(())
 }
 
 /// Number of quiet moves of the side to move.
@@ -208,6 +221,27 @@ pub fn count_quiet(p: &Position) -> u32 {
         n += king_reach(k, occ).count_ones();
     }
     n
+}
+
+std::thread_local! {
+    /// Captures of one call, reused: they are de-duplicated in a list before they are handed
+    /// out. Taken out while in use, so a visitor that lists moves itself gets a fresh one.
+    static CAPTURES: std::cell::Cell<Vec<Move>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+/// Calls `f` with every legal move of the side to move, in [`legal_moves`]' order, until it
+/// breaks.
+#[inline]
+pub fn for_each_move(p: &Position, mut f: impl FnMut(Move) -> ControlFlow<()>) -> ControlFlow<()> {
+    if has_capture(p) {
+        let mut caps = CAPTURES.take();
+        caps.clear();
+        gen_captures(p, &mut caps);
+        let r = caps.iter().try_for_each(|&m| f(m));
+        CAPTURES.set(caps);
+        return r;
+    }
+    for_each_quiet(p, f)
 }
 
 /// Every legal move of the side to move.

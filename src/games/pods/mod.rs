@@ -4,11 +4,15 @@
 //! The board's missing lines and the pod table are data (`pods.dat`, replaceable at run time);
 //! the `Pods` value carries them with tables precomputed for the four rotations.
 
+use std::ops::ControlFlow;
 use std::sync::{Arc, Mutex};
 
 use rand::rngs::SmallRng;
 
-use super::{DrawRules, Game, Outcome, RuleError, Side, Terminal};
+use super::{
+    DrawRules, FastPaths, GameOptions, Moves, Notation, Outcome, RuleError, Rules, SearchHooks,
+    Side, Terminal,
+};
 use crate::options::{GameOption, Kind};
 
 pub mod board;
@@ -131,7 +135,7 @@ impl Pods {
     }
 }
 
-impl Game for Pods {
+impl Rules for Pods {
     type Pos = Pos;
     type Move = PodsMove;
 
@@ -151,8 +155,12 @@ impl Game for Pods {
     fn side_to_move(&self, pos: &Pos) -> Side {
         Pods::side_of(usize::from(pos.side))
     }
-    fn legal_moves(&self, pos: &Pos, out: &mut Vec<PodsMove>) {
-        self.tables.gen_moves(pos, self.advanced(), out);
+    fn for_each_move<F: FnMut(PodsMove) -> ControlFlow<()>>(
+        &self,
+        pos: &Pos,
+        f: F,
+    ) -> ControlFlow<()> {
+        self.tables.for_each_move(pos, self.advanced(), f)
     }
     fn make(&self, pos: &Pos, mv: PodsMove) -> Pos {
         self.tables.make(pos, mv, self.advanced())
@@ -189,7 +197,9 @@ impl Game for Pods {
         };
         in_play(&self.make(pos, mv)) < in_play(pos)
     }
+}
 
+impl Notation for Pods {
     fn format_move(&self, _pos: &Pos, mv: PodsMove) -> String {
         notation::format(mv)
     }
@@ -205,7 +215,9 @@ impl Game for Pods {
     fn render(&self, pos: &Pos) -> String {
         position::render(pos, self.tables.geo(pos))
     }
+}
 
+impl SearchHooks for Pods {
     fn evaluate(&self, pos: &Pos) -> i32 {
         if self.advanced() {
             eval::advanced(&self.tables, pos)
@@ -216,16 +228,15 @@ impl Game for Pods {
     fn order_hint(&self, pos: &Pos, mv: PodsMove) -> i32 {
         eval::order_hint(&self.tables, pos, mv, self.advanced())
     }
-    fn root_moves(&self, pos: &Pos, out: &mut Vec<PodsMove>) {
-        self.root_moves_until(pos, out, &|| false);
-    }
     fn root_moves_until(&self, pos: &Pos, out: &mut Vec<PodsMove>, interrupt: &dyn Fn() -> bool) {
         self.legal_moves(pos, out);
         if !self.advanced() {
             solver::restrict_root(self, pos, out, interrupt);
         }
     }
+}
 
+impl FastPaths for Pods {
     // Hundreds of moves a ply: a 2-ply subtree is around 10^5 leaves.
     const PERFT_SUBTREE_DEPTH: u32 = 2;
     fn perft(&self, pos: &Pos, depth: u32) -> u64 {
@@ -237,7 +248,9 @@ impl Game for Pods {
             None => Outcome::Draw,
         }
     }
+}
 
+impl GameOptions for Pods {
     fn set_option(&mut self, name: &str, value: &str) -> Result<bool, RuleError> {
         match name {
             "pods_data" => {

@@ -1,5 +1,7 @@
 //! Attacks, legal moves, making moves (with advanced removal), perft and playouts.
 
+use std::ops::ControlFlow;
+
 use rand::rngs::SmallRng;
 use rand::Rng;
 
@@ -172,29 +174,46 @@ impl Tables {
     }
 
     pub fn gen_moves(&self, pos: &Pos, advanced: bool, out: &mut Vec<PodsMove>) {
+        let _ = self.for_each_move(pos, advanced, |m| {
+            out.push(m);
+            ControlFlow::Continue(())
+        });
+    }
+
+    /// Calls `f` with every legal move (placements by point, then steps) until it breaks.
+    #[inline]
+    pub fn for_each_move(
+        &self,
+        pos: &Pos,
+        advanced: bool,
+        mut f: impl FnMut(PodsMove) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
         let colour = usize::from(pos.side);
+        // The walks below cannot stop; once `f` breaks they only run out.
+        let mut flow = ControlFlow::Continue(());
         self.for_each_placement(pos, colour, advanced, |q, mut pods| {
-            while pods != 0 {
+            while pods != 0 && flow.is_continue() {
                 let letter = pods.trailing_zeros() as u8;
                 pods &= pods - 1;
-                out.push(PodsMove::Place {
+                flow = f(PodsMove::Place {
                     pod: letter,
                     to: q as u8,
                 });
             }
         });
-        if advanced {
+        if advanced && flow.is_continue() {
             self.for_each_step(pos, colour, |from, mut targets| {
-                while targets != 0 {
+                while targets != 0 && flow.is_continue() {
                     let to = targets.trailing_zeros() as u8;
                     targets &= targets - 1;
-                    out.push(PodsMove::Step {
+                    flow = f(PodsMove::Step {
                         from: from as u8,
                         to,
                     });
                 }
             });
         }
+        flow
     }
 
     /// Number of legal moves of `colour` (as if it were to move).

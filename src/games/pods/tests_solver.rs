@@ -8,6 +8,7 @@ use rand::{Rng, SeedableRng};
 use super::naive::{self, Naive};
 use super::tests::{at, game};
 use super::*;
+use crate::games::Game;
 
 const SUITE: &str = include_str!("endgames.txt");
 

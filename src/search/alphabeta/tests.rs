@@ -1,5 +1,6 @@
 //! Search checked on small games whose values are known exactly.
 
+use std::ops::ControlFlow;
 use std::sync::atomic::AtomicBool;
 
 use super::*;
@@ -15,7 +16,7 @@ struct NimPos {
     side: Side,
 }
 
-impl Game for Nim {
+impl Rules for Nim {
     type Pos = NimPos;
     type Move = u32;
     fn name(&self) -> &'static str {
@@ -33,8 +34,12 @@ impl Game for Nim {
     fn side_to_move(&self, pos: &NimPos) -> Side {
         pos.side
     }
-    fn legal_moves(&self, pos: &NimPos, out: &mut Vec<u32>) {
-        out.extend((1..=3).filter(|&t| t <= pos.stones));
+    fn for_each_move<F: FnMut(u32) -> ControlFlow<()>>(
+        &self,
+        pos: &NimPos,
+        f: F,
+    ) -> ControlFlow<()> {
+        (1..=3).filter(|&t| t <= pos.stones).try_for_each(f)
     }
     fn make(&self, pos: &NimPos, mv: u32) -> NimPos {
         NimPos {
@@ -51,6 +56,9 @@ impl Game for Nim {
     fn no_moves(&self, pos: &NimPos) -> Terminal {
         Terminal::new(Outcome::Win(pos.side.other()), "no-moves")
     }
+}
+
+impl Notation for Nim {
     fn format_move(&self, _pos: &NimPos, mv: u32) -> String {
         mv.to_string()
     }
@@ -66,10 +74,16 @@ impl Game for Nim {
     fn render(&self, pos: &NimPos) -> String {
         pos.stones.to_string()
     }
+}
+
+impl SearchHooks for Nim {
     fn evaluate(&self, _pos: &NimPos) -> i32 {
         0
     }
 }
+
+impl FastPaths for Nim {}
+impl GameOptions for Nim {}
 
 fn run(stones: u32, limits: Limits) -> SearchResult<u32> {
     let game = Nim;

@@ -10,7 +10,8 @@ use super::movegen::{legal_moves, Move};
 use super::position::Pos;
 use super::suites::{self, BLOCK_ONE, WIN_IN_ONE};
 use super::Diamond;
-use crate::games::{outcome, DrawTracker, Game, Outcome, RuleError, Side, EVAL_LIMIT};
+use crate::games::prelude::*;
+use crate::games::{outcome, DrawTracker, Outcome, RuleError, Side, EVAL_LIMIT};
 
 mod board;
 mod crosscheck;

@@ -9,7 +9,8 @@ use rand::{Rng, SeedableRng};
 use super::board::{point, Bits, PLACEABLE};
 use super::movegen::Move;
 use super::{Phutball, Pos};
-use crate::games::{outcome, DrawTracker, Game, Outcome, RuleError, Side, EVAL_LIMIT};
+use crate::games::prelude::*;
+use crate::games::{outcome, DrawTracker, Outcome, RuleError, Side, EVAL_LIMIT};
 
 mod brute;
 mod legality;

@@ -14,7 +14,7 @@ use rand::{Rng, SeedableRng};
 
 use super::board::{Position, PROMO_RANK};
 use super::Poddavki;
-use crate::games::Game;
+use crate::games::prelude::*;
 
 fn pos(fen: &str) -> Position {
     match Poddavki::default().parse_position(fen) {

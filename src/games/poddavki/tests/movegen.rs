@@ -141,7 +141,7 @@ fn a_man_reaching_the_far_rank_is_crowned() {
     assert_eq!(moves.len(), 2);
     for m in moves {
         assert!(m.promo);
-        let after = crate::games::Game::make(&g, &p, m);
+        let after = crate::games::Rules::make(&g, &p, m);
         assert!(after.kings >> m.to & 1 != 0);
     }
 }

@@ -1,8 +1,9 @@
 //! Perft against the reference counts of the rules file.
 
 use super::pos;
+use crate::games::generic_perft;
 use crate::games::poddavki::Poddavki;
-use crate::games::{generic_perft, Game};
+use crate::games::prelude::*;
 
 const START_COUNTS: [u64; 12] = [
     7, 49, 302, 1469, 7482, 37986, 190146, 929899, 4570586, 22444032, 110917189, 544770444,

@@ -6,7 +6,8 @@ use super::{pos, random_positions};
 use crate::games::poddavki::board::Position;
 use crate::games::poddavki::position::{format_position, parse_position, render};
 use crate::games::poddavki::Poddavki;
-use crate::games::{Game, RuleError};
+use crate::games::prelude::*;
+use crate::games::RuleError;
 
 const START: &str = "W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8";
 

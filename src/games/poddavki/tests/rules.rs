@@ -8,7 +8,8 @@ use rand::{Rng, SeedableRng};
 use super::pos;
 use crate::games::poddavki::board::{Move, Position};
 use crate::games::poddavki::Poddavki;
-use crate::games::{generic_playout, outcome, DrawTracker, Game, Outcome, RuleError, Side};
+use crate::games::prelude::*;
+use crate::games::{generic_playout, outcome, DrawTracker, Outcome, RuleError, Side};
 
 fn moves(g: &Poddavki, p: &Position) -> Vec<Move> {
     let mut v = Vec::new();

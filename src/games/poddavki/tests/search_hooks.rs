@@ -4,7 +4,8 @@ use super::{pos, random_positions};
 use crate::games::poddavki::board::Position;
 use crate::games::poddavki::eval::{evaluate_with, Weights};
 use crate::games::poddavki::Poddavki;
-use crate::games::{Game, EVAL_LIMIT};
+use crate::games::prelude::*;
+use crate::games::EVAL_LIMIT;
 
 /// The same position seen from the other side: board turned round, colours swapped.
 fn mirror(p: &Position) -> Position {

@@ -9,7 +9,8 @@ use crate::games::poddavki::board::{Move, Position};
 use crate::games::poddavki::eval::{evaluate_with, order_hint, Weights, WEIGHTS};
 use crate::games::poddavki::movegen::{has_capture, legal_moves};
 use crate::games::poddavki::Poddavki;
-use crate::games::{outcome, DrawTracker, Game, Outcome, Side};
+use crate::games::prelude::*;
+use crate::games::{outcome, DrawTracker, Outcome, Side};
 
 const WIN: i32 = 30_000;
 

@@ -9,7 +9,8 @@ use rand::rngs::SmallRng;
 use rand::SeedableRng;
 
 use crate::games::poddavki::Poddavki;
-use crate::games::{Game, Outcome};
+use crate::games::prelude::*;
+use crate::games::Outcome;
 
 /// CPU time this thread has run, in seconds, if the kernel tells.
 fn thread_cpu_seconds() -> Option<f64> {
