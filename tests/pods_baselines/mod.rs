@@ -28,13 +28,7 @@ pub fn start_string(rotation: u32) -> String {
 /// The side that wins when `side` is to move and the game is over at `pos`, if it is over:
 /// a terminal position, or no legal move (the trait's `no_moves` says who wins).
 fn finished(game: &Pods, pos: &PPos, moves: &[PMove]) -> Option<Outcome> {
-    if let Some(t) = game.terminal(pos) {
-        return Some(t.outcome);
-    }
-    if moves.is_empty() {
-        return Some(game.no_moves(pos).outcome);
-    }
-    None
+    tetrad::games::ending(game, pos, || !moves.is_empty(), || None).map(|t| t.outcome)
 }
 
 /// Exhaustive solver for standard Pods, independent of the engine's: plain negamax over the

@@ -40,9 +40,6 @@ thread_local! {
 /// the moves just listed costs no search, and listing them again no walk. The tree is out of its
 /// slot while `f` runs: `f` may list or name moves itself.
 pub fn for_each_jump(pos: &Pos, mut f: impl FnMut(Move) -> ControlFlow<()>) -> ControlFlow<()> {
-    if !has_jump_start(&pos.men, pos.ball) {
-        return ControlFlow::Continue(());
-    }
     let taken = TREE.with(|cell| cell.borrow_mut().take());
     let (tree, flow) = match taken {
         Some(t) if t.valid && t.men == pos.men && t.ball == pos.ball => {
@@ -73,7 +70,12 @@ pub fn for_each_jump(pos: &Pos, mut f: impl FnMut(Move) -> ControlFlow<()>) -> C
                 rhash: 0,
                 set: &mut tree.set,
             };
-            let flow = w.run(pos.ball, ROOT, &mut f);
+            // Even without a ball move the (empty) tree is this position's now.
+            let flow = if has_jump_start(&pos.men, pos.ball) {
+                w.run(pos.ball, ROOT, &mut f)
+            } else {
+                ControlFlow::Continue(())
+            };
             tree.valid = flow.is_continue();
             (tree, flow)
         }
