@@ -144,8 +144,10 @@ pub trait Rules: Clone + Send + Sync + 'static {
     }
 }
 
-/// The move questions generic code asks, all derived from [`Rules::for_each_move`] (implemented
-/// for every game; a game cannot override them, so no two of them can disagree).
+/// The move lists generic code asks for, derived from [`Rules::for_each_move`] (implemented
+/// for every game; a game cannot override them, so no two of them can disagree). The two
+/// questions a game may answer faster than by visiting its moves, [`FastPaths::count_moves_upto`]
+/// and [`FastPaths::is_legal`], default to the same primitive.
 pub trait Moves: Rules {
     /// Appends every legal move, in [`Rules::for_each_move`]'s order.
     fn legal_moves(&self, pos: &Self::Pos, out: &mut Vec<Self::Move>) {
@@ -158,20 +160,6 @@ pub trait Moves: Rules {
     fn has_legal_move(&self, pos: &Self::Pos) -> bool {
         self.for_each_move(pos, |_| ControlFlow::Break(()))
             .is_break()
-    }
-    /// The number of legal moves when it is at most `cap`, else `None`, at a cost bounded by
-    /// `cap` (the protocol's listing refuses what it could not afford).
-    fn count_moves_upto(&self, pos: &Self::Pos, cap: usize) -> Option<usize> {
-        let mut n = 0usize;
-        let over = self.for_each_move(pos, |_| {
-            n += 1;
-            if n > cap {
-                ControlFlow::Break(())
-            } else {
-                ControlFlow::Continue(())
-            }
-        });
-        over.is_continue().then_some(n)
     }
     /// [`Moves::legal_moves`] that gives up after `cap` moves: false when there are more (`out`
     /// is then of no use).
@@ -258,6 +246,22 @@ pub trait FastPaths: Rules {
     /// over the playout's own history.
     fn playout(&self, pos: &Self::Pos, rng: &mut SmallRng, max_plies: u32) -> Outcome {
         generic_playout(self, pos, rng, max_plies)
+    }
+    /// The number of legal moves when it is at most `cap`, else `None`, at a cost bounded by
+    /// `cap` (the protocol's listing refuses what it could not afford). The default counts
+    /// [`Rules::for_each_move`]'s moves; a game that can count without visiting each move
+    /// (Phutball: its placements are a bitboard) counts faster.
+    fn count_moves_upto(&self, pos: &Self::Pos, cap: usize) -> Option<usize> {
+        let mut n = 0usize;
+        let over = self.for_each_move(pos, |_| {
+            n += 1;
+            if n > cap {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        });
+        over.is_continue().then_some(n)
     }
     /// True when `mv` is one of `pos`'s legal moves. Any value of the move type may come in
     /// (a stale table move, a move of another position): the answer is then false, never a panic.

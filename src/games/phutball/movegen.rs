@@ -147,6 +147,18 @@ pub fn has_jump(men: &Bits, ball: u16) -> bool {
     })
 }
 
+/// The number of legal moves when at most `cap`, else `None`; walks at most about `cap` states.
+pub fn count_moves_upto(pos: &Pos, cap: usize) -> Option<usize> {
+    let placements = pos.empty_placeable().count() as usize;
+    let budget = cap.checked_sub(placements)?;
+    let mut jumps = 0usize;
+    let walk = walk_jumps(&pos.men, pos.ball, &ORDER_ANY, budget, |_, _| {
+        jumps += 1;
+        Visit::Expand
+    });
+    (walk != Walk::OutOfBudget).then_some(placements + jumps)
+}
+
 /// Calls `f(end, removed)` once per distinct ball move (state) until it says stop or more than
 /// `budget` states have been seen.
 pub fn walk_jumps<F: FnMut(u16, &Bits) -> Visit>(
