@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Long random-play soak: SOAK_GAMES seeded random games per game name (Phutball a quarter of
-# them), every invariant of tests/soak.rs checked after every move; prints the positions
+# them), every invariant of the conformance kit (src/testkit/, run by tests/soak.rs) checked after every move; prints the positions
 # checked, the wall time and the peak RSS.
 #   scripts/soak.sh [GAMES] [SEED]      (defaults: 4000 0)
 set -euo pipefail

@@ -10,8 +10,8 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
 use crate::games::prelude::*;
-use crate::games::{DrawTracker, GameKind, GameVisitor};
-use crate::render::Draw;
+use crate::games::{DrawTracker, GameKind};
+use crate::registry::Entry;
 use crate::search::{self, Limits, Params, Table};
 
 /// How much work one game's part of the bench does.
@@ -21,25 +21,60 @@ pub struct Workload {
     pub perft_mid: u32,
     pub search_depth: u32,
     pub playouts: u32,
+    /// Random plies from the start to the second middle-game position.
+    pub mid_b_plies: u32,
 }
 
-/// Per-game workloads: full, and `--quick` (for tests and CI smoke runs). A game without its
-/// own line gets the last one.
-fn workload(kind: Option<GameKind>, quick: bool) -> Workload {
-    let (full, small) = match kind {
-        Some(GameKind::Poddavki) => ((11, 6, 10, 200_000), (8, 7, 7, 2_000)),
+/// A game's workloads: full, and `--quick` (for tests and CI smoke runs).
+#[derive(Clone, Copy, Debug)]
+pub struct Workloads {
+    pub full: Workload,
+    pub quick: Workload,
+}
+
+impl Workloads {
+    /// For a game without workloads of its own.
+    pub const DEFAULT: Workloads = Workloads::of((3, 3, 5, 20_000), (3, 4, 3, 500), 24);
+
+    /// From (perft at the start, perft in the middle game, search depth, playouts), full and
+    /// quick.
+    pub const fn of(full: (u32, u32, u32, u32), quick: (u32, u32, u32, u32), mid_b: u32) -> Self {
+        const fn one(w: (u32, u32, u32, u32), mid_b_plies: u32) -> Workload {
+            Workload {
+                perft_start: w.0,
+                perft_mid: w.1,
+                search_depth: w.2,
+                playouts: w.3,
+                mid_b_plies,
+            }
+        }
+        Workloads {
+            full: one(full, mid_b),
+            quick: one(quick, mid_b),
+        }
+    }
+
+    pub fn pick(self, quick: bool) -> Workload {
+        if quick {
+            self.quick
+        } else {
+            self.full
+        }
+    }
+}
+
+/// The built-in games' workloads.
+pub fn workloads(kind: GameKind) -> Workloads {
+    match kind {
+        GameKind::Poddavki => Workloads::of((11, 6, 10, 200_000), (8, 7, 7, 2_000), 24),
         // Phutball and Diamond count the last two plies without making moves, so their perft
         // goes deeper to measure anything.
-        Some(GameKind::Phutball) => ((4, 3, 4, 2_000), (3, 3, 2, 50)),
-        Some(GameKind::Diamond) => ((5, 4, 6, 50_000), (4, 4, 4, 500)),
-        _ => ((3, 3, 5, 20_000), (3, 4, 3, 500)),
-    };
-    let (p, m, d, n) = if quick { small } else { full };
-    Workload {
-        perft_start: p,
-        perft_mid: m,
-        search_depth: d,
-        playouts: n,
+        GameKind::Phutball => Workloads::of((4, 3, 4, 2_000), (3, 3, 2, 50), 24),
+        GameKind::Diamond => Workloads::of((5, 4, 6, 50_000), (4, 4, 4, 500), 24),
+        // A standard Pods game is over after at most 28 placements: 24 random plies leave
+        // nothing to search.
+        GameKind::PodsStandard => Workloads::of((3, 3, 5, 20_000), (3, 4, 3, 500), 14),
+        GameKind::PodsAdvanced => Workloads::DEFAULT,
     }
 }
 
@@ -75,28 +110,13 @@ fn midgame<G: Game>(game: &G, seed: u64, plies: u32) -> G::Pos {
     pos
 }
 
-pub fn bench_game<G: Game>(game: &G, quick: bool, out: &mut dyn Write) -> std::io::Result<Totals> {
-    let kind = game.name().parse::<GameKind>().ok();
-    let w = workload(kind, quick);
+pub fn bench_game<G: Game>(game: &G, w: Workload, out: &mut dyn Write) -> std::io::Result<Totals> {
     let mut t = Totals::default();
     let name = game.name();
     let positions = [
         ("start", game.start()),
         ("mid-a", midgame(game, 1, 12)),
-        // A standard Pods game is over after at most 28 placements: 24 random plies leave
-        // nothing to search.
-        (
-            "mid-b",
-            midgame(
-                game,
-                2,
-                if kind == Some(GameKind::PodsStandard) {
-                    14
-                } else {
-                    24
-                },
-            ),
-        ),
+        ("mid-b", midgame(game, 2, w.mid_b_plies)),
     ];
     for (label, pos) in &positions {
         let depth = if *label == "start" {
@@ -173,29 +193,15 @@ pub fn bench_game<G: Game>(game: &G, quick: bool, out: &mut dyn Write) -> std::i
     Ok(t)
 }
 
-struct BenchOne<'a> {
+/// Runs the bench for `games` (a registry's entries, or some of them), then prints the totals.
+pub fn run<'a>(
+    games: impl IntoIterator<Item = &'a Entry>,
     quick: bool,
-    out: &'a mut dyn Write,
-}
-
-impl GameVisitor for BenchOne<'_> {
-    type Output = std::io::Result<Totals>;
-    fn visit<G: Game + Draw>(self, game: G) -> std::io::Result<Totals> {
-        bench_game(&game, self.quick, self.out)
-    }
-}
-
-/// Runs the bench for every game (or only `only`), then prints the totals.
-pub fn run(quick: bool, only: Option<GameKind>, out: &mut dyn Write) -> anyhow::Result<Totals> {
+    out: &mut dyn Write,
+) -> anyhow::Result<Totals> {
     let mut total = Totals::default();
-    for &kind in GameKind::ALL {
-        if only.is_some_and(|o| o != kind) {
-            continue;
-        }
-        let t = kind.visit(BenchOne {
-            quick,
-            out: &mut *out,
-        })?;
+    for game in games {
+        let t = game.bench(quick, &mut *out)?;
         total.perft_leaves += t.perft_leaves;
         total.search_nodes += t.search_nodes;
         total.playouts += t.playouts;

@@ -8,6 +8,9 @@ pub mod fuzz;
 pub mod games;
 pub mod options;
 pub mod protocol;
+pub mod registry;
 pub mod render;
 pub mod search;
 pub mod session;
+#[cfg(any(test, feature = "testkit"))]
+pub mod testkit;

@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use tetrad::protocol::{self, Dialect};
+use tetrad::registry::{Entry, Registry};
 use tetrad::session::Session;
 
 #[derive(Parser, Debug)]
@@ -125,9 +126,10 @@ fn main() -> ExitCode {
         .init();
     let cli = Cli::parse();
     if let Some(Command::Bench { quick, game }) = &cli.command {
-        let only = match game.as_deref().map(str::parse::<tetrad::games::GameKind>) {
-            None => None,
-            Some(Ok(kind)) => Some(kind),
+        let registry = Registry::builtin();
+        let games: Vec<&Entry> = match game.as_deref().map(|name| registry.find(name)) {
+            None => registry.entries().iter().collect(),
+            Some(Ok(entry)) => vec![entry],
             Some(Err(e)) => {
                 eprintln!("tetrad: bench --game: {e}");
                 return ExitCode::from(2);
@@ -135,7 +137,7 @@ fn main() -> ExitCode {
         };
         let stdout = std::io::stdout();
         let mut out = stdout.lock();
-        return match tetrad::bench::run(*quick, only, &mut out) {
+        return match tetrad::bench::run(games, *quick, &mut out) {
             Ok(_) => ExitCode::SUCCESS,
             // The reader has seen enough (`tetrad bench | head`): not a failure.
             Err(e)
@@ -150,7 +152,7 @@ fn main() -> ExitCode {
             }
         };
     }
-    let mut session = Session::new();
+    let mut session = Session::with_registry(Registry::builtin());
     let settings = [
         ("pods_data", cli.pods_data.clone()),
         ("seed", cli.seed.map(|v| v.to_string())),

@@ -4,15 +4,15 @@
 use std::any::Any;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Once, OnceLock};
+use std::sync::{Arc, Once};
 use std::thread;
 use std::time::{Duration, Instant};
 
 use crate::engine::{self, AnyGame, InfoReport, SearchFailed, SearchReport};
-use crate::games::poddavki::Poddavki;
 use crate::games::{parse_side, PerftStop, RuleError, Side, Terminal, PERFT_MOVE_CAP};
 use crate::games::{GameKind, UnknownGame};
-use crate::options::{self, GameOption, Kind, OptionError, Value};
+use crate::options::{self, Kind, OptionError, Value};
+use crate::registry::Registry;
 use crate::search::{Limits, Params};
 
 /// Engine options shared by every game (`set_option` / `setoption`), as the table
@@ -274,22 +274,6 @@ pub struct OptionInfo {
     pub help: &'static str,
 }
 
-/// Every game's options as declared with their defaults (the first game declaring a name wins).
-fn game_option_decls() -> &'static [GameOption] {
-    static DECLS: OnceLock<Vec<GameOption>> = OnceLock::new();
-    DECLS.get_or_init(|| {
-        let mut all: Vec<GameOption> = Vec::new();
-        for kind in GameKind::ALL {
-            for o in kind.new_state().options() {
-                if all.iter().all(|a| a.name != o.name) {
-                    all.push(o);
-                }
-            }
-        }
-        all
-    })
-}
-
 /// Messages from the search thread to the session loop.
 #[derive(Debug)]
 pub enum SearchEvent {
@@ -327,6 +311,8 @@ pub struct WorkCap {
 }
 
 pub struct Session {
+    /// The games there are to select.
+    registry: Arc<Registry>,
     game: Box<dyn AnyGame>,
     pub options: Options,
     /// Game-specific options the user set, replayed when another game is selected.
@@ -380,9 +366,16 @@ impl Default for Session {
 }
 
 impl Session {
+    /// A session over the built-in games, at the start of the first (Poddavki).
     pub fn new() -> Session {
+        Session::with_registry(Registry::builtin())
+    }
+
+    /// A session over `registry`'s games, at the start of its first.
+    pub fn with_registry(registry: Arc<Registry>) -> Session {
         Session {
-            game: Box::new(engine::GameState::new(Poddavki::default())),
+            game: registry.entries()[0].new_state(),
+            registry,
             options: Options::default(),
             game_options: Vec::new(),
             serial: 0,
@@ -417,8 +410,9 @@ impl Session {
         self.game.as_ref()
     }
 
-    pub fn game_names() -> &'static [&'static str] {
-        GameKind::NAMES
+    /// The games there are, by canonical name (`list_games`).
+    pub fn game_names(&self) -> &'static [&'static str] {
+        self.registry.names()
     }
 
     /// Which game is in progress: changes with every `set_game` and `new_game`.
@@ -429,7 +423,7 @@ impl Session {
     /// Selects a game (case-insensitive) and starts it from its start position. Unknown names
     /// change nothing.
     pub fn set_game(&mut self, name: &str) -> Result<(), SessionError> {
-        let mut game = name.parse::<GameKind>()?.new_state();
+        let mut game = self.registry.find(name)?.new_state();
         for (n, v) in &self.game_options {
             // Options of other games are kept for when those games come back.
             let _ = game.set_option(n, v);
@@ -525,19 +519,31 @@ impl Session {
             return self.set_game_option(name, value);
         };
         let value = value.trim();
-        let value = o
-            .value_aliases
+        let (kind, value_aliases) = self.kind_of(o);
+        let value = value_aliases
             .iter()
             .find(|(alias, _)| alias.eq_ignore_ascii_case(value))
             .map_or(value, |(_, canonical)| canonical);
         // Errors name the option as the user did: `UCI_Variant` in UGI, `game` in GTP.
-        let v = o.kind.parse(name.trim(), value)?;
+        let v = kind.parse(name.trim(), value)?;
         (o.set)(self, v)
+    }
+
+    /// An option's type and value aliases; the `game` option's choices are this session's
+    /// games (its declaration names the built-in ones).
+    fn kind_of(&self, o: &EngineOption) -> (Kind, &'static [(&'static str, &'static str)]) {
+        if o.gtp == "game" {
+            (Kind::Combo(self.registry.names()), self.registry.aliases())
+        } else {
+            (o.kind, o.value_aliases)
+        }
     }
 
     fn set_game_option(&mut self, name: &str, value: &str) -> Result<(), SessionError> {
         let k = options::key(name);
-        let decl = game_option_decls()
+        let decl = self
+            .registry
+            .option_decls()
             .iter()
             .find(|d| options::key(d.name) == k)
             .ok_or_else(|| OptionError::Unknown(name.to_string()))?;
@@ -547,8 +553,8 @@ impl Session {
             self.game.set_option(decl.name, &value)?;
         } else {
             // Another game's option: check the value now so the error comes at once.
-            for kind in GameKind::ALL {
-                if kind.new_state().set_option(decl.name, &value)? {
+            for entry in self.registry.entries() {
+                if entry.new_state().set_option(decl.name, &value)? {
                     break;
                 }
             }
@@ -566,13 +572,13 @@ impl Session {
             .map(|o| OptionInfo {
                 gtp: o.gtp,
                 ugi: o.ugi,
-                kind: o.kind,
+                kind: self.kind_of(o).0,
                 value: (o.get)(self),
                 help: o.help,
             })
             .collect();
         let here = self.game.options();
-        for d in game_option_decls() {
+        for d in self.registry.option_decls() {
             let value = here
                 .iter()
                 .find(|o| o.name == d.name)
@@ -789,78 +795,72 @@ mod tests {
 
     use super::*;
     use crate::games::prelude::*;
-    use crate::games::Outcome;
     use crate::protocol::{self, Dialect};
+    use crate::testkit::nim::{Nim, NimPos};
 
-    /// A one-pile Nim whose search and perft hooks panic, standing in for any bug there.
+    /// The kit's toy game with its search and perft hooks broken, standing in for any bug there.
     #[derive(Clone)]
     struct Faulty;
 
     impl Rules for Faulty {
-        type Pos = u32;
+        type Pos = NimPos;
         type Move = u32;
         fn name(&self) -> &'static str {
             "faulty"
         }
         fn side_names(&self) -> [&'static str; 2] {
-            ["first", "second"]
+            Nim.side_names()
         }
-        fn start(&self) -> u32 {
-            9
+        fn start(&self) -> NimPos {
+            Nim.start()
         }
-        fn side_to_move(&self, pos: &u32) -> Side {
-            if pos % 2 == 1 {
-                Side::P1
-            } else {
-                Side::P2
-            }
+        fn side_to_move(&self, pos: &NimPos) -> Side {
+            Nim.side_to_move(pos)
         }
         fn for_each_move<F: FnMut(u32) -> ControlFlow<()>>(
             &self,
-            pos: &u32,
+            pos: &NimPos,
             f: F,
         ) -> ControlFlow<()> {
-            (1..=2).filter(|&n| n <= *pos).try_for_each(f)
+            Nim.for_each_move(pos, f)
         }
-        fn make(&self, pos: &u32, mv: u32) -> u32 {
-            pos - mv
+        fn make(&self, pos: &NimPos, mv: u32) -> NimPos {
+            Nim.make(pos, mv)
         }
-        fn hash(&self, pos: &u32) -> u64 {
-            u64::from(*pos)
+        fn hash(&self, pos: &NimPos) -> u64 {
+            Nim.hash(pos)
         }
-        fn terminal(&self, _pos: &u32) -> Option<Terminal> {
-            None
+        fn terminal(&self, pos: &NimPos) -> Option<Terminal> {
+            Nim.terminal(pos)
         }
-        fn no_moves(&self, _pos: &u32) -> Terminal {
-            Terminal::new(Outcome::Draw, "no-moves")
+        fn no_moves(&self, pos: &NimPos) -> Terminal {
+            Nim.no_moves(pos)
         }
     }
 
     impl Notation for Faulty {
-        fn format_move(&self, _pos: &u32, mv: u32) -> String {
-            mv.to_string()
+        fn format_move(&self, pos: &NimPos, mv: u32) -> String {
+            Nim.format_move(pos, mv)
         }
-        fn parse_move(&self, _pos: &u32, text: &str) -> Result<u32, RuleError> {
-            text.parse()
-                .map_err(|_| RuleError::Syntax(text.to_string()))
+        fn parse_move(&self, pos: &NimPos, text: &str) -> Result<u32, RuleError> {
+            Nim.parse_move(pos, text)
         }
-        fn format_position(&self, pos: &u32) -> String {
-            pos.to_string()
+        fn format_position(&self, pos: &NimPos) -> String {
+            Nim.format_position(pos)
         }
-        fn parse_position(&self, text: &str) -> Result<u32, RuleError> {
-            text.parse()
-                .map_err(|_| RuleError::InvalidPosition(text.to_string()))
+        fn parse_position(&self, text: &str) -> Result<NimPos, RuleError> {
+            Nim.parse_position(text)
         }
-        fn render(&self, pos: &u32) -> String {
-            pos.to_string()
+        fn render(&self, pos: &NimPos) -> String {
+            Nim.render(pos)
         }
     }
 
     impl SearchHooks for Faulty {
-        fn evaluate(&self, _pos: &u32) -> i32 {
-            0
+        fn evaluate(&self, pos: &NimPos) -> i32 {
+            Nim.evaluate(pos)
         }
-        fn root_moves_until(&self, _pos: &u32, _out: &mut Vec<u32>, _stop: &dyn Fn() -> bool) {
+        fn root_moves_until(&self, _pos: &NimPos, _out: &mut Vec<u32>, _stop: &dyn Fn() -> bool) {
             panic!("root_moves bug");
         }
     }
@@ -868,7 +868,7 @@ mod tests {
     impl FastPaths for Faulty {
         // Every perft goes to the game's own.
         const PERFT_SUBTREE_DEPTH: u32 = u32::MAX;
-        fn perft(&self, _pos: &u32, _depth: u32) -> u64 {
+        fn perft(&self, _pos: &NimPos, _depth: u32) -> u64 {
             panic!("perft bug");
         }
     }
@@ -907,7 +907,8 @@ mod tests {
             keys.extend([options::key(o.gtp), options::key(o.ugi)]);
             keys.extend(o.aliases.iter().map(|a| options::key(a)));
         }
-        keys.extend(game_option_decls().iter().map(|d| options::key(d.name)));
+        let decls = session.registry.option_decls();
+        keys.extend(decls.iter().map(|d| options::key(d.name)));
         keys.sort();
         keys.dedup();
         // An option's GTP and UGI names may be one key; no two options may share a key.
@@ -919,7 +920,7 @@ mod tests {
                 k.len() + o.aliases.len()
             })
             .sum::<usize>()
-            + game_option_decls().len();
+            + decls.len();
         assert_eq!(keys.len(), per_option);
     }
 

@@ -2,12 +2,16 @@
 //! their id, and a refused command leaves the session as it was.
 
 use std::io::Cursor;
+use std::sync::{Arc, OnceLock};
 
 use proptest::prelude::*;
+use tetrad::bench::Workloads;
 use tetrad::protocol::parse::{gtp_command, gtp_frame, ugi_line};
 use tetrad::protocol::reader::{clean, decode};
 use tetrad::protocol::{self, Dialect};
+use tetrad::registry::{Entry, Registry};
 use tetrad::session::Session;
+use tetrad::testkit::nim::Nim;
 
 const WORDS: &[&str] = &[
     "play",
@@ -80,7 +84,7 @@ fn gtp_session(lines: &[String]) -> Vec<String> {
     input.push('\n');
     let mut out = Vec::new();
     protocol::run(
-        Session::new(),
+        Session::with_registry(registry()),
         Some(Dialect::Gtp),
         Cursor::new(input.into_bytes()),
         &mut out,
@@ -92,8 +96,12 @@ fn gtp_session(lines: &[String]) -> Vec<String> {
         .collect()
 }
 
-/// Every game, from the registry.
-const GAMES: &[&str] = tetrad::games::GameKind::NAMES;
+/// Every game of the registry, with the kit's toy game added as any new game would be.
+fn registry() -> Arc<Registry> {
+    static REGISTRY: OnceLock<Arc<Registry>> = OnceLock::new();
+    let toy = || Registry::builtin().with(Entry::new(Nim, &[], Workloads::DEFAULT));
+    Arc::clone(REGISTRY.get_or_init(|| Arc::new(toy())))
+}
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(400))]
@@ -102,7 +110,7 @@ proptest! {
     /// read the same before and after it.
     #[test]
     fn refused_commands_leave_the_session_unchanged(
-        game in prop::sample::select(GAMES),
+        game in prop::sample::select(registry().names()),
         opening in 0usize..4,
         raw in line(),
     ) {

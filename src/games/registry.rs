@@ -17,9 +17,11 @@ pub trait GameVisitor {
 
 /// A name that is not a game; the message lists the games.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown game '{name}' (valid: {list})", list = GameKind::NAMES.join(", "))]
+#[error("unknown game '{name}' (valid: {list})", list = valid.join(", "))]
 pub struct UnknownGame {
     pub name: String,
+    /// The games there are (the built-in ones, or a registry's).
+    pub valid: &'static [&'static str],
 }
 
 macro_rules! registry {
@@ -82,6 +84,7 @@ impl FromStr for GameKind {
             .find(|k| k.name() == canonical)
             .ok_or(UnknownGame {
                 name: s.to_string(),
+                valid: GameKind::NAMES,
             })
     }
 }

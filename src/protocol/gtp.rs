@@ -393,7 +393,7 @@ impl Gtp {
                 .collect::<Vec<_>>()
                 .join("\n")),
             Cmd::Quit => Ok(String::new()),
-            Cmd::ListGames => Ok(Session::game_names().join("\n")),
+            Cmd::ListGames => Ok(session.game_names().join("\n")),
             Cmd::SetGame(name) => done(session.set_game(&name).map_err(GtpError::from)),
             Cmd::ClearBoard => {
                 session.new_game();

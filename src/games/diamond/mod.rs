@@ -8,6 +8,10 @@ mod notation;
 mod picture;
 mod playout;
 mod position;
+/// Win-in-one and block-one positions and their brute-force checkers: test fixtures, for the
+/// unit tests and (feature `testkit`) the integration tests.
+#[cfg(any(test, feature = "testkit"))]
+#[path = "tests/suites.rs"]
 pub mod suites;
 
 #[cfg(test)]

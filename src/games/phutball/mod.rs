@@ -14,6 +14,10 @@ mod picture;
 pub mod position;
 pub mod scoring;
 pub mod stateset;
+/// Tactical suites (score in one, stop the threat) and their brute-force checkers: test
+/// fixtures, for the unit tests and (feature `testkit`) the integration tests.
+#[cfg(any(test, feature = "testkit"))]
+#[path = "tests/suites.rs"]
 pub mod suites;
 pub mod tactics;
 #[cfg(test)]

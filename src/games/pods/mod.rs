@@ -27,12 +27,6 @@ pub mod position;
 pub mod solver;
 #[cfg(test)]
 mod tests;
-#[cfg(test)]
-mod tests_cross;
-#[cfg(test)]
-mod tests_data;
-#[cfg(test)]
-mod tests_solver;
 
 use board::Tables;
 pub use data::{DataError, PodsData};

@@ -1,89 +1,11 @@
 //! Search checked on small games whose values are known exactly.
 
-use std::ops::ControlFlow;
 use std::sync::atomic::AtomicBool;
 
 use super::*;
-use crate::games::{RuleError, Side};
-
-/// Subtraction game: take 1–3 stones, whoever cannot move loses. The mover loses iff n % 4 == 0.
-#[derive(Clone, Default)]
-struct Nim;
-
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-struct NimPos {
-    stones: u32,
-    side: Side,
-}
-
-impl Rules for Nim {
-    type Pos = NimPos;
-    type Move = u32;
-    fn name(&self) -> &'static str {
-        "nim"
-    }
-    fn side_names(&self) -> [&'static str; 2] {
-        ["first", "second"]
-    }
-    fn start(&self) -> NimPos {
-        NimPos {
-            stones: 21,
-            side: Side::P1,
-        }
-    }
-    fn side_to_move(&self, pos: &NimPos) -> Side {
-        pos.side
-    }
-    fn for_each_move<F: FnMut(u32) -> ControlFlow<()>>(
-        &self,
-        pos: &NimPos,
-        f: F,
-    ) -> ControlFlow<()> {
-        (1..=3).filter(|&t| t <= pos.stones).try_for_each(f)
-    }
-    fn make(&self, pos: &NimPos, mv: u32) -> NimPos {
-        NimPos {
-            stones: pos.stones - mv,
-            side: pos.side.other(),
-        }
-    }
-    fn hash(&self, pos: &NimPos) -> u64 {
-        u64::from(pos.stones) * 2 + pos.side.index() as u64
-    }
-    fn terminal(&self, _pos: &NimPos) -> Option<Terminal> {
-        None
-    }
-    fn no_moves(&self, pos: &NimPos) -> Terminal {
-        Terminal::new(Outcome::Win(pos.side.other()), "no-moves")
-    }
-}
-
-impl Notation for Nim {
-    fn format_move(&self, _pos: &NimPos, mv: u32) -> String {
-        mv.to_string()
-    }
-    fn parse_move(&self, _pos: &NimPos, text: &str) -> Result<u32, RuleError> {
-        text.parse().map_err(|_| RuleError::Syntax(text.into()))
-    }
-    fn format_position(&self, pos: &NimPos) -> String {
-        pos.stones.to_string()
-    }
-    fn parse_position(&self, text: &str) -> Result<NimPos, RuleError> {
-        Err(RuleError::InvalidPosition(text.into()))
-    }
-    fn render(&self, pos: &NimPos) -> String {
-        pos.stones.to_string()
-    }
-}
-
-impl SearchHooks for Nim {
-    fn evaluate(&self, _pos: &NimPos) -> i32 {
-        0
-    }
-}
-
-impl FastPaths for Nim {}
-impl GameOptions for Nim {}
+use crate::games::Side;
+use crate::testkit::nim::{Nim, NimPos};
+use crate::testkit::{self, negamax};
 
 fn run(stones: u32, limits: Limits) -> SearchResult<u32> {
     let game = Nim;
@@ -128,6 +50,21 @@ fn finds_the_winning_take_and_its_distance() {
             let plies = 2 * stones.div_ceil(4) as i32 - 1;
             assert_eq!(r.score, MATE - plies, "stones {stones}");
         }
+    }
+}
+
+/// The engine's search against the kit's reference negamax on the toy game, whose every value
+/// at this depth is a result.
+#[test]
+fn search_scores_the_toy_game_as_the_reference_negamax() {
+    for stones in 1..=12u32 {
+        let pos = NimPos {
+            stones,
+            side: Side::P1,
+        };
+        let (v, _) = negamax(&Nim, &pos, 13);
+        assert_eq!(run(stones, depth(13)).score, v, "stones {stones}");
+        testkit::check_search(&Nim, &pos, 13);
     }
 }
 

@@ -2,6 +2,7 @@
 
 use super::reference::{RefBoard, RefPos};
 use super::*;
+use crate::testkit;
 
 #[test]
 fn perft_from_start_matches_reference_counts() {
@@ -85,16 +86,14 @@ fn notation_positions_and_hashes_round_trip() {
     assert!(positions.len() > 4000);
     let mut moves = Vec::new();
     for p in &positions {
+        // Position and move round trips, distinct move names, the move-listing variants.
+        testkit::check_position(&g, p, &mut moves);
         let f = g.format_position(p);
-        assert_eq!(g.parse_position(&f).as_ref(), Ok(p), "{f}");
         assert_eq!(p.hash, p.compute_hash());
-        moves.clear();
-        g.legal_moves(p, &mut moves);
         let mut seen = std::collections::HashSet::new();
         for &m in &moves {
             assert!(seen.insert(m), "duplicate move");
             let text = g.format_move(p, m);
-            assert_eq!(g.parse_move(p, &text), Ok(m), "{text} in {f}");
             assert_eq!(g.parse_move(p, &text.to_uppercase()), Ok(m));
             if let Some(plain) = text.strip_suffix('*') {
                 assert_eq!(g.parse_move(p, plain), Ok(m), "'*' may be omitted");

@@ -1,6 +1,7 @@
 //! The suites, evaluation, ordering, shallow search and playouts.
 
 use super::*;
+use crate::testkit::negamax;
 
 #[test]
 fn win_suite_positions_are_valid_and_winnable() {
@@ -125,50 +126,17 @@ fn square_features_match_a_plain_loop_over_the_squares() {
     }
 }
 
-/// A plain alpha-beta over the trait, to check that evaluation and ordering lead a shallow
-/// search to the right move (the engine's real search lives elsewhere).
-fn negamax(g: &Diamond, p: &Pos, depth: u32, mut alpha: i32, beta: i32) -> (i32, Option<Move>) {
-    if let Some(t) = g.terminal(p) {
-        return match t.outcome {
-            Outcome::Draw => (0, None),
-            // The side that just moved completed a square.
-            _ => (-30_000 - depth as i32, None),
-        };
-    }
-    if depth == 0 {
-        return (evaluate(p), None);
-    }
-    let mut moves = Vec::new();
-    g.legal_moves(p, &mut moves);
-    if moves.is_empty() {
-        return (0, None);
-    }
-    moves.sort_by_key(|&m| -order_hint(p, m));
-    let mut best = (i32::MIN + 1, None);
-    for m in moves {
-        let v = -negamax(g, &g.make(p, m), depth - 1, -beta, -alpha).0;
-        if v > best.0 {
-            best = (v, Some(m));
-        }
-        alpha = alpha.max(v);
-        if alpha >= beta {
-            break;
-        }
-    }
-    best
-}
-
 #[test]
 fn shallow_search_wins_and_blocks_in_the_suites() {
     let g = Diamond;
     for case in WIN_IN_ONE {
         let p = fen(case.fen);
-        let (_, m) = negamax(&g, &p, 2, -100_000, 100_000);
+        let (_, m) = negamax(&g, &p, 2);
         assert!(suites::winning(&p).contains(&m.unwrap()), "{}", case.note);
     }
     for case in BLOCK_ONE {
         let p = fen(case.fen);
-        let (v, m) = negamax(&g, &p, 2, -100_000, 100_000);
+        let (v, m) = negamax(&g, &p, 2);
         assert!(suites::blocking(&p).contains(&m.unwrap()), "{}", case.note);
         assert!(v > -20_000, "{}: {v}", case.note);
     }
@@ -350,7 +318,7 @@ fn search_vs_random(depth: u32, games: u32, seed: u64) -> (u32, u32, u32) {
             let mut moves = Vec::new();
             g.legal_moves(&p, &mut moves);
             let m = if p.stm == engine {
-                negamax(&g, &p, depth, -100_000, 100_000).1.unwrap()
+                negamax(&g, &p, depth).1.unwrap()
             } else {
                 moves[rng.gen_range(0..moves.len())]
             };
@@ -403,7 +371,7 @@ fn diamond_deeper_beats_shallower() {
                 break t.outcome;
             }
             let d = if p.stm == deep_side { deep } else { shallow };
-            let m = negamax(&g, &p, d, -100_000, 100_000).1.unwrap();
+            let m = negamax(&g, &p, d).1.unwrap();
             let progress = g.is_progress(&p, m);
             p = g.make(&p, m);
             tracker.push(p.hash, progress);
@@ -438,7 +406,7 @@ fn searched_swap_decision_follows_the_first_piece() {
     for (first, swap) in [("d4", true), ("e5", true), ("a1", false), ("h8", false)] {
         let p = g.make(&g.start(), g.parse_move(&g.start(), first).unwrap());
         for depth in [1, 2, 3] {
-            let m = negamax(&g, &p, depth, -100_000, 100_000).1.unwrap();
+            let m = negamax(&g, &p, depth).1.unwrap();
             assert_eq!(m == Move::Swap, swap, "after {first}, depth {depth}: {m:?}");
         }
     }
@@ -450,7 +418,7 @@ fn diamond_suites_at_depth_four() {
     let g = Diamond;
     for case in WIN_IN_ONE.iter().chain(BLOCK_ONE) {
         let p = fen(case.fen);
-        let (v, m) = negamax(&g, &p, 4, -100_000, 100_000);
+        let (v, m) = negamax(&g, &p, 4);
         let m = m.unwrap();
         let ok = suites::winning(&p).contains(&m) || suites::blocking(&p).contains(&m);
         println!("{:>7} {ok} {} | {}", v, g.format_move(&p, m), case.note);

@@ -1,9 +1,9 @@
 //! Cross-checks against the plain implementation in `naive.rs`: perft and every move and
 //! successor along random games, in both rule sets and all rotations.
 
-use super::naive::{self, Naive};
-use super::tests::{game, move_strings, random_positions};
-use super::*;
+use super::{game, move_strings, random_positions};
+use crate::games::pods::naive::{self, Naive};
+use crate::games::pods::*;
 
 #[test]
 fn perft_reference_counts() {

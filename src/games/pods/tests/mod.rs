@@ -7,6 +7,10 @@ use super::*;
 use crate::games::{outcome, DrawTracker, EVAL_LIMIT};
 use rand::{Rng, SeedableRng};
 
+mod cross;
+mod data;
+mod solver;
+
 pub fn game(advanced: bool) -> Pods {
     Pods::new(if advanced {
         PodsRules::Advanced
@@ -451,10 +455,10 @@ fn notation_parses_leniently_and_round_trips() {
 fn position_strings_round_trip_and_hash_is_incremental() {
     for adv in [false, true] {
         let g = game(adv);
+        let mut moves = Vec::new();
         for pos in random_positions(&g, 5, 6, 80) {
-            let s = g.format_position(&pos);
-            let back = at(&g, &s);
-            assert_eq!(back, pos, "{s}");
+            // Position and move round trips, distinct move names, the move-listing variants.
+            crate::testkit::check_position(&g, &pos, &mut moves);
             assert_eq!(pos.hash, pos.compute_hash());
         }
     }
@@ -554,7 +558,7 @@ mod robustness {
             edits in prop::collection::vec((any::<prop::sample::Index>(), 0u8..4, any::<prop::sample::Index>()), 1..4),
         ) {
             const ALPHABET: &[char] = &['-', 's', 'L', 'a', 'f', '1', '6', '7', ' ', ':', '=', 'N', 'E', 'O', '#', '['];
-            let mut lines: Vec<String> = data::BUILTIN_TEXT.lines().map(str::to_string).collect();
+            let mut lines: Vec<String> = crate::games::pods::data::BUILTIN_TEXT.lines().map(str::to_string).collect();
             for (at, op, what) in edits {
                 let i = at.index(lines.len());
                 match op {

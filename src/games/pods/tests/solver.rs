@@ -5,10 +5,11 @@ use std::collections::HashMap;
 
 use rand::{Rng, SeedableRng};
 
-use super::naive::{self, Naive};
-use super::tests::{at, game};
-use super::*;
-use crate::games::Game;
+use super::{at, game};
+use crate::games::pods::naive::{self, Naive};
+use crate::games::pods::*;
+use crate::games::prelude::*;
+use crate::testkit::negamax_with;
 
 const SUITE: &str = include_str!("endgames.txt");
 
@@ -308,29 +309,6 @@ fn solver_bench() {
     );
 }
 
-fn negamax(g: &Pods, pos: &Pos, depth: u32, eval: &dyn Fn(&Pos) -> i32) -> i32 {
-    if let Some(t) = g.terminal(pos) {
-        return if t.outcome == crate::games::Outcome::Draw {
-            0
-        } else {
-            -30_000
-        };
-    }
-    let mut moves = vec![];
-    g.legal_moves(pos, &mut moves);
-    if moves.is_empty() {
-        return -30_000;
-    }
-    if depth == 0 {
-        return eval(pos);
-    }
-    moves
-        .iter()
-        .map(|&m| -negamax(g, &g.make(pos, m), depth - 1, eval))
-        .max()
-        .unwrap_or(-30_000)
-}
-
 /// Plays `a` (with `eval_a`) against `b`; returns a's wins out of `games`.
 fn duel(
     g: &Pods,
@@ -370,7 +348,8 @@ fn duel(
             let eval: &dyn Fn(&Pos) -> i32 = if pos.side == a_side { eval_a } else { eval_b };
             let mut best = (i32::MIN, mv[0]);
             for &m in &mv {
-                let v = -negamax(g, &g.make(&pos, m), depth - 1, eval) * 16 + rng.gen_range(0..16);
+                let v = -negamax_with(g, &g.make(&pos, m), depth - 1, eval).0 * 16
+                    + rng.gen_range(0..16);
                 if v > best.0 {
                     best = (v, m);
                 }

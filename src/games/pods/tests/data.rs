@@ -1,8 +1,8 @@
 //! The data file: the built-in set, replacements, and every kind of broken file.
 
-use super::data::{Leg, BUILTIN_TEXT, MAX_FILE_BYTES};
-use super::tests::game;
-use super::*;
+use super::game;
+use crate::games::pods::data::{Leg, BUILTIN_TEXT, MAX_FILE_BYTES};
+use crate::games::pods::*;
 
 /// The rules file: B, D, F, H, J, L, N mirror A, C, E, G, I, K, M left to right.
 #[test]
