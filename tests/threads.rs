@@ -99,3 +99,34 @@ fn two_to_four_threads_answer_a_legal_move_in_every_game() {
         );
     }
 }
+
+#[test]
+fn bench_threads_compares_each_search_with_one_thread() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tetrad"))
+        .args(["bench", "--quick", "--game", "poddavki", "--threads", "2"])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    for label in ["start", "mid-a", "mid-b"] {
+        for threads in ["threads   1", "threads   2"] {
+            assert!(
+                text.lines()
+                    .any(|l| l.contains(&format!("search {label}")) && l.contains(threads)),
+                "{label} {threads}: {text}"
+            );
+        }
+        assert!(text.contains(&format!("search {label} time to depth 7: 1 thread")));
+    }
+    assert!(text.contains("Speed-up           : "), "{text}");
+    // Node counts of several threads vary: no signature, and no perft or playouts.
+    assert!(
+        !text.contains("signature") && !text.contains("perft"),
+        "{text}"
+    );
+    let refused = std::process::Command::new(env!("CARGO_BIN_EXE_tetrad"))
+        .args(["bench", "--threads", "0"])
+        .output()
+        .expect("runs");
+    assert_eq!(refused.status.code(), Some(2));
+}
