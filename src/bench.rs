@@ -1,6 +1,10 @@
 //! `tetrad bench`: a fixed workload per game (perft, fixed-depth searches, random playouts)
 //! printing nodes, time and rates. Like Stockfish's bench, the total search node count is a
 //! signature of the search: it changes only when search or evaluation behaviour changes.
+//!
+//! `--threads N` (N > 1) runs only the fixed-depth searches, each with one thread and then with
+//! N threads on a fresh table, and prints the time to the depth of both and their ratio (the
+//! Lazy SMP speed-up), with the geometric mean over the items at the end.
 
 use std::io::Write;
 use std::sync::atomic::AtomicBool;
@@ -78,12 +82,25 @@ pub fn workloads(kind: GameKind) -> Workloads {
     }
 }
 
-#[derive(Default, Debug, Clone, Copy)]
+/// What the bench is asked to do.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Settings {
+    /// The smaller workload.
+    pub quick: bool,
+    /// Search threads; above 1, only the searches run, with 1 and with this many threads.
+    pub threads: usize,
+    /// Search depth of every search item instead of the game's workload depth.
+    pub depth: Option<u32>,
+}
+
+#[derive(Default, Debug, Clone)]
 pub struct Totals {
     pub perft_leaves: u64,
     pub search_nodes: u64,
     pub playouts: u64,
     pub seconds: f64,
+    /// Time to depth with one thread over time with N threads, per search item (`--threads`).
+    pub speedups: Vec<f64>,
 }
 
 fn rate(n: u64, secs: f64) -> u64 {
@@ -110,14 +127,101 @@ fn midgame<G: Game>(game: &G, seed: u64, plies: u32) -> G::Pos {
     pos
 }
 
-pub fn bench_game<G: Game>(game: &G, w: Workload, out: &mut dyn Write) -> std::io::Result<Totals> {
-    let mut t = Totals::default();
-    let name = game.name();
-    let positions = [
+/// One fixed-depth search on a fresh 16 MiB table: the result and its time in seconds.
+fn timed_search<G: Game>(
+    game: &G,
+    pos: &G::Pos,
+    depth: u32,
+    threads: usize,
+) -> (search::SearchResult<G::Move>, f64) {
+    let mut tt = Table::new(16);
+    tt.allocate(); // not on the clock
+    let stop = AtomicBool::new(false);
+    let params = Params {
+        limits: Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        },
+        move_overhead_ms: 0,
+        started: None,
+        seed: 0,
+        threads,
+    };
+    let clock = Instant::now();
+    let r = search::search(
+        game,
+        pos,
+        &DrawTracker::new(game.hash(pos)),
+        &mut tt,
+        &stop,
+        &params,
+        |_| {},
+    );
+    (r, clock.elapsed().as_secs_f64())
+}
+
+/// The three positions of a game's bench: the start and two seeded middlegames.
+fn positions<G: Game>(game: &G, w: &Workload) -> [(&'static str, G::Pos); 3] {
+    [
         ("start", game.start()),
         ("mid-a", midgame(game, 1, 12)),
         ("mid-b", midgame(game, 2, w.mid_b_plies)),
-    ];
+    ]
+}
+
+/// `--threads N`: every search item with 1 thread, then with N, and the time-to-depth ratio.
+fn bench_threads<G: Game>(
+    game: &G,
+    w: &Workload,
+    settings: &Settings,
+    out: &mut dyn Write,
+) -> std::io::Result<Totals> {
+    let depth = settings.depth.unwrap_or(w.search_depth);
+    let name = game.name();
+    let mut t = Totals::default();
+    for (label, pos) in &positions(game, w) {
+        let mut secs = [0.0; 2];
+        for (i, threads) in [1, settings.threads].into_iter().enumerate() {
+            let (r, s) = timed_search(game, pos, depth, threads);
+            secs[i] = s;
+            t.search_nodes += r.nodes;
+            t.seconds += s;
+            let best = r.best.map_or("-".to_string(), |m| game.format_move(pos, m));
+            writeln!(
+                out,
+                "{name:<14} search {label:<5} depth {depth:>2}  threads {threads:>3}  nodes {:>12}  {s:>9.3} s  {:>12} nodes/s  best {best}",
+                r.nodes,
+                rate(r.nodes, s)
+            )?;
+        }
+        let speedup = secs[0] / secs[1].max(1e-9);
+        t.speedups.push(speedup);
+        writeln!(
+            out,
+            "{name:<14} search {label:<5} time to depth {depth}: 1 thread {:.3} s, {} threads {:.3} s, speed-up {speedup:.2}",
+            secs[0], settings.threads, secs[1]
+        )?;
+    }
+    Ok(t)
+}
+
+/// One game's part of the bench with `workloads` (see [`Settings`]).
+pub fn bench_game<G: Game>(
+    game: &G,
+    workloads: Workloads,
+    settings: &Settings,
+    out: &mut dyn Write,
+) -> std::io::Result<Totals> {
+    let mut w = workloads.pick(settings.quick);
+    if settings.threads > 1 {
+        return bench_threads(game, &w, settings, out);
+    }
+    if let Some(d) = settings.depth {
+        w.search_depth = d;
+    }
+    let mut t = Totals::default();
+    let name = game.name();
+    let positions = positions(game, &w);
     for (label, pos) in &positions {
         let depth = if *label == "start" {
             w.perft_start
@@ -137,28 +241,7 @@ pub fn bench_game<G: Game>(game: &G, w: Workload, out: &mut dyn Write) -> std::i
         )?;
     }
     for (label, pos) in &positions {
-        let mut tt = Table::new(16);
-        let stop = AtomicBool::new(false);
-        let params = Params {
-            limits: Limits {
-                depth: Some(w.search_depth),
-                ..Limits::default()
-            },
-            move_overhead_ms: 0,
-            started: None,
-            seed: 0,
-        };
-        let clock = Instant::now();
-        let r = search::search(
-            game,
-            pos,
-            &DrawTracker::new(game.hash(pos)),
-            &mut tt,
-            &stop,
-            &params,
-            |_| {},
-        );
-        let secs = clock.elapsed().as_secs_f64();
+        let (r, secs) = timed_search(game, pos, w.search_depth, 1);
         t.search_nodes += r.nodes;
         t.seconds += secs;
         let best = r.best.map_or("-".to_string(), |m| game.format_move(pos, m));
@@ -196,16 +279,32 @@ pub fn bench_game<G: Game>(game: &G, w: Workload, out: &mut dyn Write) -> std::i
 /// Runs the bench for `games` (a registry's entries, or some of them), then prints the totals.
 pub fn run<'a>(
     games: impl IntoIterator<Item = &'a Entry>,
-    quick: bool,
+    settings: Settings,
     out: &mut dyn Write,
 ) -> anyhow::Result<Totals> {
     let mut total = Totals::default();
     for game in games {
-        let t = game.bench(quick, &mut *out)?;
+        let t = game.bench(&settings, &mut *out)?;
         total.perft_leaves += t.perft_leaves;
         total.search_nodes += t.search_nodes;
         total.playouts += t.playouts;
         total.seconds += t.seconds;
+        total.speedups.extend(t.speedups);
+    }
+    if settings.threads > 1 {
+        // Node counts with several threads depend on timing: no signature.
+        let n = total.speedups.len().max(1);
+        let mean = (total.speedups.iter().map(|s| s.ln()).sum::<f64>() / n as f64).exp();
+        writeln!(out, "===========================")?;
+        writeln!(out, "Total time (s)     : {:.3}", total.seconds)?;
+        writeln!(out, "Search nodes       : {}", total.search_nodes)?;
+        writeln!(
+            out,
+            "Speed-up           : {mean:.2} (geometric mean of {} times to depth, {} threads vs 1)",
+            total.speedups.len(),
+            settings.threads
+        )?;
+        return Ok(total);
     }
     writeln!(out, "===========================")?;
     writeln!(out, "Total time (s)     : {:.3}", total.seconds)?;

@@ -53,6 +53,13 @@ enum Command {
         /// Only this game (any case).
         #[arg(long)]
         game: Option<String>,
+        /// Above 1: only the fixed-depth searches, each with 1 thread and with N, and the
+        /// time-to-depth speed-up.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+        threads: u16,
+        /// Search depth of every search item (default: each game's own).
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100))]
+        depth: Option<u32>,
     },
     /// Writes a picture of a position as SVG (see protocol.md, `showboard svg`).
     Render {
@@ -125,7 +132,13 @@ fn main() -> ExitCode {
         .target(env_logger::Target::Stderr)
         .init();
     let cli = Cli::parse();
-    if let Some(Command::Bench { quick, game }) = &cli.command {
+    if let Some(Command::Bench {
+        quick,
+        game,
+        threads,
+        depth,
+    }) = &cli.command
+    {
         let registry = Registry::builtin();
         let games: Vec<&Entry> = match game.as_deref().map(|name| registry.find(name)) {
             None => registry.entries().iter().collect(),
@@ -137,7 +150,12 @@ fn main() -> ExitCode {
         };
         let stdout = std::io::stdout();
         let mut out = stdout.lock();
-        return match tetrad::bench::run(games, *quick, &mut out) {
+        let settings = tetrad::bench::Settings {
+            quick: *quick,
+            threads: usize::from(*threads),
+            depth: *depth,
+        };
+        return match tetrad::bench::run(games, settings, &mut out) {
             Ok(_) => ExitCode::SUCCESS,
             // The reader has seen enough (`tetrad bench | head`): not a failure.
             Err(e)

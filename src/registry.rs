@@ -6,14 +6,14 @@
 use std::io::{self, Write};
 use std::sync::{Arc, OnceLock};
 
-use crate::bench::{self, Totals, Workloads};
+use crate::bench::{self, Settings, Totals, Workloads};
 use crate::engine::{AnyGame, GameState};
 use crate::games::{Game, GameKind, GameVisitor, UnknownGame};
 use crate::options::GameOption;
 use crate::render::Draw;
 
 type NewState = dyn Fn() -> Box<dyn AnyGame> + Send + Sync;
-type BenchFn = dyn Fn(bool, &mut dyn Write) -> io::Result<Totals> + Send + Sync;
+type BenchFn = dyn Fn(&Settings, &mut dyn Write) -> io::Result<Totals> + Send + Sync;
 
 /// One game of a registry: its names, how to make one, and its part of `tetrad bench`.
 #[derive(Clone)]
@@ -39,7 +39,9 @@ impl Entry {
             name,
             aliases: aliases.to_vec(),
             new_state: Arc::new(move || Box::new(GameState::new(for_state.clone()))),
-            bench: Arc::new(move |quick, out| bench::bench_game(&game, workloads.pick(quick), out)),
+            bench: Arc::new(move |settings, out| {
+                bench::bench_game(&game, workloads, settings, out)
+            }),
             #[cfg(any(test, feature = "testkit"))]
             conformance: Arc::new(move |soak| crate::testkit::conformance(&for_kit, soak)),
         }
@@ -56,9 +58,9 @@ impl Entry {
         (self.conformance)(soak)
     }
 
-    /// This game's part of `tetrad bench` (`quick`: the small workload).
-    pub fn bench(&self, quick: bool, out: &mut dyn Write) -> io::Result<Totals> {
-        (self.bench)(quick, out)
+    /// This game's part of `tetrad bench`.
+    pub fn bench(&self, settings: &Settings, out: &mut dyn Write) -> io::Result<Totals> {
+        (self.bench)(settings, out)
     }
 }
 

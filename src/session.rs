@@ -45,7 +45,7 @@ impl Default for Options {
 }
 
 pub const MAX_HASH_MIB: usize = 4096;
-pub const MAX_THREADS: usize = 256;
+pub const MAX_THREADS: usize = crate::search::alphabeta::MAX_THREADS;
 /// Spin bounds are kept within 32-bit integers, which is how GUIs read them.
 pub const MAX_SEED: u64 = 2_147_483_647;
 pub const MAX_NODES: u64 = 2_147_483_647;
@@ -677,6 +677,7 @@ impl Session {
             move_overhead_ms: self.options.move_overhead,
             started: self.command_start.take(),
             seed: self.options.seed,
+            threads: self.options.threads,
         };
         let info_sink = Arc::clone(&sink);
         let job = self.game.search_job(

@@ -1,9 +1,15 @@
-//! The conformance kit (`tetrad::testkit::conformance`: seeded random play to the end with the
-//! invariants every game must keep checked after every move) over every game of the registry.
-//! The long version: `scripts/soak.sh` (or `cargo test --release --test soak -- --ignored`;
-//! `SOAK_GAMES` and `SOAK_SEED` change the number of games per game name and the seeds).
+//! Random-play soak (short version) across every game in the registry: after every move, the
+//! invariants every game must keep. The long version: `scripts/soak.sh` (or
+//! `cargo test --release --test soak -- --ignored`; `SOAK_GAMES` and `SOAK_SEED` change the
+//! number of games per game name and the seeds). Searches with 2 to 4 threads are soaked too
+//! (`SOAK_SEARCHES` per game in the long version).
 
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use tetrad::games::prelude::*;
+use tetrad::games::{DrawTracker, GameKind, GameVisitor};
 use tetrad::registry::{Entry, Registry};
+use tetrad::render::Draw;
 use tetrad::testkit::Soak;
 
 fn soak_of(entry: &Entry, games: u32, max_plies: u32, seed: u64) -> Soak {
@@ -51,4 +57,94 @@ fn soak_long() {
             .unwrap_or(default)
     };
     all(env("SOAK_GAMES", 4000) as u32, 400, env("SOAK_SEED", 0));
+}
+
+/// Lazy SMP on random positions of a game: every search with 2 to 4 threads, stopped by a
+/// random node limit, answers one of the position's moves. Games restart every 40 plies (dense
+/// Phutball boards would make each search slow). Returns the searches made.
+fn search_soak<G: Game>(game: &G, searches: u32, seed: u64) -> u32 {
+    use std::sync::atomic::AtomicBool;
+    use tetrad::search::{search, Limits, Params, Table};
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut tt = Table::new(4);
+    let stop = AtomicBool::new(false);
+    let mut pos = game.start();
+    let mut tracker = DrawTracker::new(game.hash(&pos));
+    let mut moves = Vec::new();
+    let mut plies = 0;
+    for _ in 0..searches {
+        if plies == 40 || tetrad::games::outcome(game, &pos, &tracker).is_some() {
+            pos = game.start();
+            tracker = DrawTracker::new(game.hash(&pos));
+            plies = 0;
+        }
+        moves.clear();
+        game.legal_moves(&pos, &mut moves);
+        let threads = rng.gen_range(2..=4);
+        let params = Params {
+            limits: Limits {
+                nodes: Some(rng.gen_range(1..4000)),
+                depth: Some(rng.gen_range(1..=6)),
+                ..Limits::default()
+            },
+            threads,
+            ..Params::default()
+        };
+        let r = search(game, &pos, &tracker, &mut tt, &stop, &params, |_| {});
+        let text = game.format_position(&pos);
+        let best = r
+            .best
+            .unwrap_or_else(|| panic!("{}: no move at {text}", game.name()));
+        assert!(
+            moves.contains(&best),
+            "{}, {threads} threads: {best:?} at {text}",
+            game.name()
+        );
+        let m = moves[rng.gen_range(0..moves.len())];
+        let next = game.make(&pos, m);
+        tracker.push(game.hash(&next), game.is_progress(&pos, m));
+        pos = next;
+        plies += 1;
+    }
+    searches
+}
+
+struct SearchSoak {
+    searches: u32,
+    seed: u64,
+}
+
+impl GameVisitor for SearchSoak {
+    type Output = u32;
+    fn visit<G: Game + Draw>(self, game: G) -> u32 {
+        search_soak(&game, self.searches, self.seed)
+    }
+}
+
+fn all_searches(searches: u32, seed: u64) {
+    let mut n = 0;
+    for (i, &kind) in GameKind::ALL.iter().enumerate() {
+        n += kind.visit(SearchSoak {
+            searches,
+            seed: seed + i as u64 + 1,
+        });
+    }
+    eprintln!("soak: {n} searches with 2-4 threads, seed {seed}");
+}
+
+#[test]
+fn threaded_search_soak_short() {
+    all_searches(25, 0);
+}
+
+#[test]
+#[ignore]
+fn threaded_search_soak_long() {
+    let env = |name: &str, default: u64| {
+        std::env::var(name)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(default)
+    };
+    all_searches(env("SOAK_SEARCHES", 2000) as u32, env("SOAK_SEED", 0));
 }

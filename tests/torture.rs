@@ -214,3 +214,67 @@ fn quit_and_end_of_input_at_random_times_during_searches() {
         assert_eq!(exit.map(|x| x.0), Some(0), "round {round}: {game}");
     }
 }
+
+#[test]
+fn threads_two_to_four_survive_random_stop_setoption_quit_and_end_of_input() {
+    let mut rng = SmallRng::seed_from_u64(81);
+    for round in 0..10 {
+        let game = GAMES[round % GAMES.len()];
+        let mut e = Engine::start(&[]);
+        e.send("ugi");
+        e.until("ugiok");
+        e.send(&format!(
+            "setoption name Threads value {}",
+            rng.gen_range(2..=4)
+        ));
+        e.send(&format!("setoption name UCI_Variant value {game}"));
+        e.send("position startpos");
+        for _ in 0..rng.gen_range(3..8) {
+            let go = [
+                "go nodes 3000",
+                "go depth 3",
+                "go movetime 20",
+                "go infinite",
+            ];
+            e.send(go[rng.gen_range(0..go.len())]);
+            // Sent while the search runs: it must apply to the next one, not disturb this one.
+            if rng.gen_bool(0.5) {
+                e.send(&format!(
+                    "setoption name Threads value {}",
+                    rng.gen_range(1..=4)
+                ));
+            }
+            if rng.gen_bool(0.3) {
+                e.send("isready");
+            }
+            std::thread::sleep(Duration::from_millis(rng.gen_range(0..20)));
+            e.send("stop");
+            let lines = e.until("bestmove");
+            assert_eq!(
+                lines.iter().filter(|l| l.starts_with("bestmove")).count(),
+                1,
+                "round {round} ({game}): {lines:?}"
+            );
+            assert_eq!(lines.last().map(|l| l.split(' ').count()), Some(2));
+        }
+        // Threads' stacks and tables are given back after every search.
+        let rss = e.rss_kib().expect("rss readable");
+        assert!(rss < (16 + 64) * 1024, "round {round}: rss {rss} KiB");
+        e.send("go infinite");
+        std::thread::sleep(Duration::from_millis(rng.gen_range(0..40)));
+        let quit = rng.gen_bool(0.5);
+        if quit {
+            e.send("quit");
+        } else {
+            e.close_stdin();
+        }
+        let out = e.rest();
+        assert_eq!(
+            out.iter().filter(|l| l.starts_with("bestmove")).count(),
+            1,
+            "round {round} ({game}, quit {quit}): {out:?}"
+        );
+        let exit = e.wait_exit(Duration::from_secs(10));
+        assert_eq!(exit.map(|x| x.0), Some(0), "round {round}: {game}");
+    }
+}

@@ -109,7 +109,12 @@ fn the_bench_runs_the_toy_game() {
     let registry = registry();
     let entry = registry.find("toy").map_err(|e| e.to_string()).unwrap();
     let mut out = Vec::new();
-    let totals = bench::run([entry], true, &mut out).expect("bench");
+    let settings = bench::Settings {
+        quick: true,
+        threads: 1,
+        depth: None,
+    };
+    let totals = bench::run([entry], settings, &mut out).expect("bench");
     let text = String::from_utf8(out).unwrap();
     // From 21 stones: 3 moves, then 9, then 27 leaves.
     let perft = format!(

@@ -1,8 +1,14 @@
 //! Iterative-deepening negamax alpha-beta with principal-variation search, a transposition
 //! table, move ordering (in `movepick`), late-move reductions, forced-move extension (quiescence
 //! for games with compulsory captures) and mate-distance scores. Generic over [`Game`].
+//!
+//! With more than one thread the search is Lazy SMP: helper threads search the same root to
+//! varied depths on the shared, lock-free table, so that the main thread, which alone decides
+//! when to stop and alone reports, finds more of its tree already searched.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::thread;
 use std::time::{Duration, Instant};
 
 use rand::rngs::SmallRng;
@@ -39,7 +45,18 @@ pub struct Params {
     /// this seed before the search, so that among moves the ordering ranks alike (and that then
     /// often score alike) another one may be found first and played.
     pub seed: u64,
+    /// Search threads; 0 and 1 both mean one (the calling thread, no helper).
+    pub threads: usize,
 }
+
+/// The most threads one search uses, whatever it is asked for.
+pub const MAX_THREADS: usize = 256;
+
+/// Lazy SMP depth schedule of the helper threads (Stockfish 9's): helper `i` skips the depths
+/// `d` with `(d + PHASE[j]) / SIZE[j]` odd, `j = (i - 1) % 20`, so that helpers spread over the
+/// depths just above and at the main thread's.
+const SKIP_SIZE: [u32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
+const SKIP_PHASE: [u32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
 
 /// Progress reported after each completed iteration.
 #[derive(Clone, Debug)]
@@ -77,8 +94,16 @@ pub fn uci_score(score: i32) -> String {
 
 struct Searcher<'a, G: Game> {
     game: &'a G,
-    tt: &'a mut Table<G::Move>,
+    tt: &'a Table<G::Move>,
     stop: &'a AtomicBool,
+    /// Set when the main thread is done (or a thread failed): every thread stops.
+    halt: &'a AtomicBool,
+    /// Node counts of every thread of the search, published at each clock check.
+    counters: &'a [AtomicU64],
+    /// This thread's index in `counters`; 0 is the main thread.
+    id: usize,
+    /// The helpers' published node counts (main thread only), for the node limit.
+    others: u64,
     rules: DrawRules,
     search_repetition: bool,
     deadlines: Deadlines,
@@ -131,9 +156,15 @@ impl<G: Game> Searcher<'_, G> {
         if self.aborted {
             return true;
         }
-        if self.stop.load(Ordering::Relaxed) || self.node_limit.is_some_and(|n| self.nodes >= n) {
+        if self.stop.load(Ordering::Relaxed)
+            || self.halt.load(Ordering::Relaxed)
+            || self
+                .node_limit
+                .is_some_and(|n| self.nodes + self.others >= n)
+        {
             self.aborted = true;
         } else if self.nodes >= self.next_check {
+            self.publish();
             let now = Instant::now();
             if self.deadlines.hard.is_some_and(|hard| now >= hard) {
                 self.aborted = true;
@@ -148,6 +179,40 @@ impl<G: Game> Searcher<'_, G> {
             self.next_check = self.nodes + self.check_every;
         }
         self.aborted
+    }
+
+    /// Makes this thread's node count visible to the others (and, for the main thread, reads
+    /// theirs).
+    fn publish(&mut self) {
+        self.counters[self.id].store(self.nodes, Ordering::Relaxed);
+        if self.id == 0 && self.counters.len() > 1 {
+            self.others = self.helper_nodes();
+        }
+    }
+
+    fn helper_nodes(&self) -> u64 {
+        self.counters[1..]
+            .iter()
+            .map(|c| c.load(Ordering::Relaxed))
+            .sum()
+    }
+
+    /// A helper thread's iterative deepening: no reports, depths as [`SKIP_SIZE`] says, until
+    /// the main thread halts it or the last depth is done.
+    fn helper(&mut self, pos: &G::Pos, max_depth: u32) -> u64 {
+        let j = (self.id - 1) % SKIP_SIZE.len();
+        for depth in 1..=max_depth {
+            if (depth + SKIP_PHASE[j]) / SKIP_SIZE[j] % 2 == 1 && depth < max_depth {
+                continue;
+            }
+            self.seldepth = 0;
+            self.negamax(pos, depth as i32, 0, -INF, INF);
+            if self.aborted {
+                break;
+            }
+        }
+        self.counters[self.id].store(self.nodes, Ordering::Relaxed);
+        self.nodes
     }
 
     fn negamax(&mut self, pos: &G::Pos, depth: i32, ply: usize, mut alpha: i32, beta: i32) -> i32 {
@@ -279,8 +344,13 @@ impl<G: Game> Searcher<'_, G> {
         } else {
             Bound::Upper
         };
-        self.tt
-            .store(key, best_move, to_tt(best, ply), depth.max(0) as i16, bound);
+        self.tt.store(
+            key,
+            best_move.as_ref(),
+            to_tt(best, ply),
+            depth.max(0) as i16,
+            bound,
+        );
         best
     }
 
@@ -299,6 +369,11 @@ impl<G: Game> Searcher<'_, G> {
 /// Runs a search from `pos`. `history` is the game so far (for repetition and no-progress
 /// draws). `on_info` is called after every completed iteration. Always returns a move when the
 /// position has one, even if stopped at once.
+///
+/// With `params.threads` above 1, helper threads search too (Lazy SMP) and are joined before
+/// this returns; `on_info` is only called by the calling thread, and the result is the main
+/// thread's, with every thread's nodes. A panic in any thread stops them all and is resumed
+/// here, after every thread has ended.
 pub fn search<G: Game>(
     game: &G,
     pos: &G::Pos,
@@ -306,32 +381,151 @@ pub fn search<G: Game>(
     tt: &mut Table<G::Move>,
     stop: &AtomicBool,
     params: &Params,
+    on_info: impl FnMut(&Info<G::Move>),
+) -> SearchResult<G::Move> {
+    tt.new_search();
+    let tt: &Table<G::Move> = tt;
+    let threads = params.threads.clamp(1, MAX_THREADS);
+    let halt = AtomicBool::new(false);
+    let counters: Vec<AtomicU64> = (0..threads).map(|_| AtomicU64::new(0)).collect();
+    let shared = Shared {
+        stop,
+        halt: &halt,
+        counters: &counters,
+    };
+    thread::scope(|scope| {
+        let mut helpers = Vec::new();
+        let mut result = {
+            // Halts the helpers however the main thread's search ends, a panic included: the
+            // scope waits for them before it lets the panic go on.
+            let _halt = HaltOnDrop(&halt, false);
+            let start_helpers = |root: &[G::Move], max_depth: u32, start: Instant| {
+                for id in 1..threads {
+                    let mut h = Searcher::new(game, tt, &shared, id, params, history, start);
+                    h.node_limit = None; // the main thread counts every thread's nodes
+                    h.root = root.to_vec();
+                    // Another order of equal-looking root moves than the main thread's.
+                    h.root
+                        .shuffle(&mut SmallRng::seed_from_u64(params.seed ^ id as u64));
+                    let failed = &halt;
+                    let spawned = thread::Builder::new().name("search".into()).spawn_scoped(
+                        scope,
+                        move || {
+                            let _halt = HaltOnDrop(failed, true);
+                            h.helper(pos, max_depth)
+                        },
+                    );
+                    match spawned {
+                        Ok(handle) => helpers.push(handle),
+                        Err(e) => log::warn!("search thread {id} not started: {e}"),
+                    }
+                }
+            };
+            catch_unwind(AssertUnwindSafe(|| {
+                iterate(
+                    game,
+                    pos,
+                    history,
+                    tt,
+                    &shared,
+                    params,
+                    on_info,
+                    start_helpers,
+                )
+            }))
+        };
+        let mut failure = None;
+        for h in helpers {
+            match h.join() {
+                Ok(n) => {
+                    if let Ok(r) = &mut result {
+                        r.nodes += n;
+                    }
+                }
+                Err(panic) => failure = failure.or(Some(panic)),
+            }
+        }
+        match (result, failure) {
+            (Err(panic), _) | (Ok(_), Some(panic)) => resume_unwind(panic),
+            (Ok(r), None) => r,
+        }
+    })
+}
+
+/// What the threads of one search share besides the game and the table.
+struct Shared<'a> {
+    stop: &'a AtomicBool,
+    halt: &'a AtomicBool,
+    counters: &'a [AtomicU64],
+}
+
+/// Sets the flag when dropped: always, or (`only_on_panic`) only when unwinding.
+struct HaltOnDrop<'a>(&'a AtomicBool, bool);
+
+impl Drop for HaltOnDrop<'_> {
+    fn drop(&mut self) {
+        if !self.1 || thread::panicking() {
+            self.0.store(true, Ordering::Relaxed);
+        }
+    }
+}
+
+impl<'a, G: Game> Searcher<'a, G> {
+    fn new(
+        game: &'a G,
+        tt: &'a Table<G::Move>,
+        shared: &Shared<'a>,
+        id: usize,
+        params: &Params,
+        history: &DrawTracker,
+        start: Instant,
+    ) -> Self {
+        let rules = game.draw_rules();
+        Searcher {
+            game,
+            tt,
+            stop: shared.stop,
+            halt: shared.halt,
+            counters: shared.counters,
+            id,
+            others: 0,
+            rules,
+            search_repetition: rules.repetition.is_some() || rules.search_repetition,
+            deadlines: params.limits.deadlines(start, params.move_overhead_ms),
+            node_limit: params.limits.nodes,
+            nodes: 0,
+            next_check: 0,
+            check_every: 1,
+            last_check: start,
+            seldepth: 0,
+            aborted: false,
+            tracker: history.clone(),
+            order: MoveOrder::new(MAX_PLY),
+            pv: vec![Vec::new(); MAX_PLY + 1],
+            root: Vec::new(),
+            buffers: vec![Vec::new(); MAX_PLY],
+        }
+    }
+}
+
+/// The main thread's iterative deepening; `start_helpers` is called with the root moves, the
+/// last depth and the start time once the game's root work is done (it is done once, here, for
+/// every thread).
+#[allow(clippy::too_many_arguments)]
+fn iterate<'a, G: Game>(
+    game: &'a G,
+    pos: &G::Pos,
+    history: &DrawTracker,
+    tt: &'a Table<G::Move>,
+    shared: &Shared<'a>,
+    params: &Params,
     mut on_info: impl FnMut(&Info<G::Move>),
+    start_helpers: impl FnOnce(&[G::Move], u32, Instant),
 ) -> SearchResult<G::Move> {
     let start = params.started.unwrap_or_else(Instant::now);
-    let deadlines = params.limits.deadlines(start, params.move_overhead_ms);
-    let rules = game.draw_rules();
-    tt.new_search();
-    let mut s = Searcher {
-        game,
-        tt,
-        stop,
-        rules,
-        search_repetition: rules.repetition.is_some() || rules.search_repetition,
-        deadlines,
-        node_limit: params.limits.nodes,
-        nodes: 0,
-        next_check: 0,
-        check_every: 1,
-        last_check: start,
-        seldepth: 0,
-        aborted: false,
-        tracker: history.clone(),
-        order: MoveOrder::new(MAX_PLY),
-        pv: vec![Vec::new(); MAX_PLY + 1],
-        root: Vec::new(),
-        buffers: vec![Vec::new(); MAX_PLY],
-    };
+    let stop = shared.stop;
+    let mut s = Searcher::new(game, tt, shared, 0, params, history, start);
+    let deadlines = s.deadlines;
     // Root work of the game (a solver) may take at most half the time before the soft deadline,
     // so that at least the first iteration is searched; the stop flag interrupts it too.
     let root_deadline = deadlines.soft.map(|soft| start + (soft - start) / 2);
@@ -358,6 +552,7 @@ pub fn search<G: Game>(
         .limits
         .depth
         .map_or(MAX_PLY as u32 - 8, |d| d.clamp(1, MAX_PLY as u32 - 8));
+    start_helpers(&root, max_depth, start);
     for depth in 1..=max_depth {
         s.seldepth = 0;
         let score = s.negamax(pos, depth as i32, 0, -INF, INF);
@@ -383,7 +578,7 @@ pub fn search<G: Game>(
             depth,
             seldepth: s.seldepth,
             score,
-            nodes: s.nodes,
+            nodes: s.nodes + s.helper_nodes(),
             elapsed_ms: start.elapsed().as_millis() as u64,
             pv: result.pv.clone(),
             hashfull: s.tt.hashfull(),

@@ -2,8 +2,9 @@
 //! move first, then the game's ordering hint, killer moves and history scores, handed out best
 //! first by a lazy selection sort (a cutoff usually comes after a move or two).
 
-use std::hash::{Hash, Hasher};
+use std::hash::Hash;
 
+use super::tt::{move_hashes, MoveCode};
 use crate::games::prelude::*;
 
 const HISTORY_SIZE: usize = 4096;
@@ -48,20 +49,23 @@ impl<M: Copy + Eq + Hash> MoveOrder<M> {
         }
     }
 
-    /// Scores `moves` of `pos`, searched at `ply` with `tt_move` from the table.
+    /// Scores `moves` of `pos`, searched at `ply`; the first move whose code is `tt_move` (the
+    /// table's move for `pos`) goes first. Only moves of `moves` are ever handed out, so a table
+    /// move is played only if it is one of the node's own moves.
     pub fn picker<G: Game<Move = M>>(
         &mut self,
         game: &G,
         pos: &G::Pos,
         ply: usize,
         moves: &[M],
-        tt_move: Option<M>,
+        tt_move: Option<MoveCode>,
     ) -> MovePicker<M> {
         let mut scored = std::mem::take(&mut self.buffers[ply]);
         scored.clear();
         let killers = self.killers[ply];
         for &m in moves {
-            let s = if Some(m) == tt_move {
+            let (h, code) = move_hashes(&m);
+            let s = if tt_move == Some(code) {
                 TT_MOVE
             } else {
                 let mut s = game.order_hint(pos, m).clamp(-HINT_LIMIT, HINT_LIMIT) * HINT_SCALE;
@@ -70,7 +74,7 @@ impl<M: Copy + Eq + Hash> MoveOrder<M> {
                 } else if Some(m) == killers[1] {
                     s += KILLER_2;
                 }
-                s + self.history[move_slot(&m)]
+                s + self.history[move_slot(h)]
             };
             scored.push((s, m));
         }
@@ -90,7 +94,7 @@ impl<M: Copy + Eq + Hash> MoveOrder<M> {
             k[1] = k[0];
             k[0] = Some(m);
         }
-        let h = &mut self.history[move_slot(&m)];
+        let h = &mut self.history[move_slot(move_hashes(&m).0)];
         *h = (*h + depth * depth).min(HISTORY_LIMIT);
     }
 }
@@ -123,37 +127,6 @@ impl<M: Copy> MovePicker<M> {
     }
 }
 
-fn move_slot<M: Hash>(mv: &M) -> usize {
-    let mut h = FoldHasher(0);
-    mv.hash(&mut h);
-    (h.0 as usize) & (HISTORY_SIZE - 1)
-}
-
-/// A tiny multiplicative hasher: history slots need speed, not quality.
-struct FoldHasher(u64);
-
-impl Hasher for FoldHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(u64::from(b));
-        }
-    }
-    fn write_u8(&mut self, i: u8) {
-        self.write_u64(u64::from(i));
-    }
-    fn write_u16(&mut self, i: u16) {
-        self.write_u64(u64::from(i));
-    }
-    fn write_u32(&mut self, i: u32) {
-        self.write_u64(u64::from(i));
-    }
-    fn write_u64(&mut self, i: u64) {
-        self.0 = (self.0.rotate_left(5) ^ i).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-    fn write_usize(&mut self, i: usize) {
-        self.write_u64(i as u64);
-    }
+fn move_slot(hash: u64) -> usize {
+    (hash as usize) & (HISTORY_SIZE - 1)
 }

@@ -3,7 +3,7 @@
 use std::sync::atomic::AtomicBool;
 
 use super::*;
-use crate::games::Side;
+use crate::games::{RuleError, Side};
 use crate::testkit::nim::{Nim, NimPos};
 use crate::testkit::{self, negamax};
 
@@ -104,4 +104,158 @@ fn uci_scores() {
     assert_eq!(uci_score(MATE - 1), "mate 1");
     assert_eq!(uci_score(MATE - 3), "mate 2");
     assert_eq!(uci_score(-(MATE - 2)), "mate -1");
+}
+
+fn run_threads<G: Game>(
+    game: &G,
+    pos: &G::Pos,
+    limits: Limits,
+    threads: usize,
+) -> SearchResult<G::Move> {
+    let mut tt = Table::new(1);
+    let stop = AtomicBool::new(false);
+    let params = Params {
+        limits,
+        threads,
+        ..Params::default()
+    };
+    search(
+        game,
+        pos,
+        &DrawTracker::new(game.hash(pos)),
+        &mut tt,
+        &stop,
+        &params,
+        |_| {},
+    )
+}
+
+#[test]
+fn helper_threads_change_no_proven_value() {
+    for threads in 2..=4 {
+        for stones in 1..=15u32 {
+            let pos = NimPos {
+                stones,
+                side: Side::P1,
+            };
+            let one = run(stones, depth(20));
+            let many = run_threads(&Nim, &pos, depth(20), threads);
+            assert_eq!(many.score, one.score, "{threads} threads, {stones} stones");
+            if stones % 4 != 0 {
+                assert_eq!(many.best, one.best, "{threads} threads, {stones} stones");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_stopped_search_with_helpers_still_yields_a_move() {
+    let game = Nim;
+    let pos = game.start();
+    let mut tt = Table::new(1);
+    let stop = AtomicBool::new(true);
+    let params = Params {
+        threads: 4,
+        ..Params::default()
+    };
+    let r = search(
+        &game,
+        &pos,
+        &DrawTracker::new(game.hash(&pos)),
+        &mut tt,
+        &stop,
+        &params,
+        |_| {},
+    );
+    assert!(r.best.is_some());
+}
+
+/// Nim whose evaluation fails on helper threads only (they are named "search"; test threads
+/// are not), standing in for a bug a helper meets.
+#[derive(Clone)]
+struct FaultyHelpers;
+
+impl Rules for FaultyHelpers {
+    type Pos = NimPos;
+    type Move = u32;
+    fn name(&self) -> &'static str {
+        "faulty-helpers"
+    }
+    fn side_names(&self) -> [&'static str; 2] {
+        Nim.side_names()
+    }
+    fn start(&self) -> NimPos {
+        NimPos {
+            stones: 200,
+            side: Side::P1,
+        }
+    }
+    fn side_to_move(&self, pos: &NimPos) -> Side {
+        pos.side
+    }
+    fn for_each_move<F: FnMut(u32) -> std::ops::ControlFlow<()>>(
+        &self,
+        pos: &NimPos,
+        f: F,
+    ) -> std::ops::ControlFlow<()> {
+        Nim.for_each_move(pos, f)
+    }
+    fn make(&self, pos: &NimPos, mv: u32) -> NimPos {
+        Nim.make(pos, mv)
+    }
+    fn hash(&self, pos: &NimPos) -> u64 {
+        Nim.hash(pos)
+    }
+    fn terminal(&self, pos: &NimPos) -> Option<Terminal> {
+        Nim.terminal(pos)
+    }
+    fn no_moves(&self, pos: &NimPos) -> Terminal {
+        Nim.no_moves(pos)
+    }
+}
+
+impl Notation for FaultyHelpers {
+    fn format_move(&self, pos: &NimPos, mv: u32) -> String {
+        Nim.format_move(pos, mv)
+    }
+    fn parse_move(&self, pos: &NimPos, text: &str) -> Result<u32, RuleError> {
+        Nim.parse_move(pos, text)
+    }
+    fn format_position(&self, pos: &NimPos) -> String {
+        Nim.format_position(pos)
+    }
+    fn parse_position(&self, text: &str) -> Result<NimPos, RuleError> {
+        Nim.parse_position(text)
+    }
+    fn render(&self, pos: &NimPos) -> String {
+        Nim.render(pos)
+    }
+}
+
+impl FastPaths for FaultyHelpers {}
+impl GameOptions for FaultyHelpers {}
+
+impl SearchHooks for FaultyHelpers {
+    fn evaluate(&self, _pos: &NimPos) -> i32 {
+        assert_ne!(std::thread::current().name(), Some("search"), "helper bug");
+        0
+    }
+}
+
+#[test]
+fn a_panic_in_a_helper_ends_every_thread_and_comes_back_to_the_caller() {
+    let game = FaultyHelpers;
+    let pos = game.start();
+    // Unbounded: without the panic stopping the main thread this would not end.
+    let limits = Limits {
+        infinite: true,
+        ..Limits::default()
+    };
+    let r = catch_unwind(AssertUnwindSafe(|| run_threads(&game, &pos, limits, 3)));
+    let panic = r.expect_err("the helper's panic reaches the caller");
+    let text = panic.downcast_ref::<String>().cloned().unwrap_or_default();
+    assert!(text.contains("helper bug"), "{text}");
+    // The same game searches normally on one thread.
+    let one = run_threads(&game, &pos, depth(4), 1);
+    assert!(one.best.is_some());
 }
