@@ -126,6 +126,7 @@ pub fn bench_game<G: Game>(game: &G, quick: bool, out: &mut dyn Write) -> std::i
             move_overhead_ms: 0,
             started: None,
             seed: 0,
+            ..Params::default()
         };
         let clock = Instant::now();
         let r = search::search(

@@ -20,6 +20,16 @@ pub struct InfoReport {
     pub elapsed_ms: u64,
     pub pv: Vec<String>,
     pub hashfull: u32,
+    /// Which of the best root moves (1 = the best) when several are searched (MultiPV).
+    pub multipv: Option<u32>,
+}
+
+/// One of the best root moves found, in notation: its PV starts with the move.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LineReport {
+    pub score: i32,
+    pub depth: u32,
+    pub pv: Vec<String>,
 }
 
 /// What a finished search found, in notation.
@@ -32,6 +42,8 @@ pub struct SearchReport {
     pub depth: u32,
     pub nodes: u64,
     pub pv: Vec<String>,
+    /// The best root moves, best first (one unless MultiPV asked for more).
+    pub lines: Vec<LineReport>,
 }
 
 pub type InfoSink = Box<dyn FnMut(InfoReport) + Send>;
@@ -323,6 +335,7 @@ impl<G: Game + Draw> AnyGame for GameState<G> {
                     elapsed_ms: i.elapsed_ms,
                     pv: format_line(&game, &pos, &i.pv),
                     hashfull: i.hashfull,
+                    multipv: i.multipv,
                 })
             });
             SearchReport {
@@ -332,6 +345,15 @@ impl<G: Game + Draw> AnyGame for GameState<G> {
                 depth: r.depth,
                 nodes: r.nodes,
                 pv: format_line(&game, &pos, &r.pv),
+                lines: r
+                    .lines
+                    .iter()
+                    .map(|l| LineReport {
+                        score: l.score,
+                        depth: l.depth,
+                        pv: format_line(&game, &pos, &l.pv),
+                    })
+                    .collect(),
             }
         })
     }

@@ -69,6 +69,8 @@ pub enum Gtp {
         side: Option<String>,
         commit: bool,
     },
+    /// `analyze [movetime N] [depth N] [nodes N] [multipv K]`: the best moves, not played.
+    Analyze(Analyze),
     Undo,
     LegalMoves,
     Perft(u32),
@@ -97,6 +99,16 @@ pub enum Gtp {
     KgsTimeSettings(KgsTime),
     Boardsize(String),
     Komi(String),
+}
+
+/// The arguments of GTP `analyze`, each given at most once; the range checks are the front
+/// end's.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Analyze {
+    pub movetime: Option<u64>,
+    pub depth: Option<u64>,
+    pub nodes: Option<u64>,
+    pub multipv: Option<u64>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -147,6 +159,10 @@ pub const GTP_COMMANDS: &[(&str, &str)] = &[
     (
         "reg_genmove",
         "reg_genmove [SIDE]: searches and answers a move without playing it",
+    ),
+    (
+        "analyze",
+        "analyze [movetime N] [depth N] [nodes N] [multipv K]: the K best moves, not played",
     ),
     ("undo", "takes back the last move"),
     ("legal_moves", "every legal move, sorted"),
@@ -257,6 +273,7 @@ pub fn gtp_command(cmd: &str, args: &str) -> Result<Gtp, String> {
                 commit: cmd == "genmove",
             })
         }
+        "analyze" => analyze(args).map(Analyze),
         "undo" => no_args(Undo, args),
         "legal_moves" => no_args(LegalMoves, args),
         "perft" => Ok(Perft(whole(args, uint::<u32>, "a depth")?)),
@@ -320,6 +337,35 @@ pub fn gtp_command(cmd: &str, args: &str) -> Result<Gtp, String> {
         "komi" => Ok(Komi(one_word(args)?)),
         _ => Err("unknown command".into()),
     }
+}
+
+/// `analyze`'s `KEY N` pairs.
+fn analyze(args: &str) -> Result<Analyze, String> {
+    let words: Vec<&str> = args.split(' ').filter(|w| !w.is_empty()).collect();
+    let mut a = Analyze::default();
+    for pair in words.chunks(2) {
+        let key = pair[0].to_ascii_lowercase();
+        let slot = match key.as_str() {
+            "movetime" => &mut a.movetime,
+            "depth" => &mut a.depth,
+            "nodes" => &mut a.nodes,
+            "multipv" => &mut a.multipv,
+            _ => {
+                return Err(format!(
+                "syntax error: unknown analyze parameter '{}' (movetime, depth, nodes, multipv)",
+                pair[0]
+            ))
+            }
+        };
+        let value = pair
+            .get(1)
+            .and_then(|v| whole(v, uint::<u64>, "").ok())
+            .ok_or_else(|| format!("syntax error: analyze {key} needs a number"))?;
+        if slot.replace(value).is_some() {
+            return Err(format!("syntax error: analyze {key} given twice"));
+        }
+    }
+    Ok(a)
 }
 
 fn arg(i: &str) -> IResult<&str, f64> {
@@ -407,6 +453,9 @@ pub struct Go {
     pub depth: Option<u32>,
     pub nodes: Option<u64>,
     pub infinite: bool,
+    /// `go ponder`: search the position (the expected reply already played) until
+    /// `ponderhit` or `stop`.
+    pub ponder: bool,
 }
 
 /// Clock values may be negative when a GUI's clock has run out; they count as zero.
@@ -431,6 +480,7 @@ fn go_params(mut i: &str) -> Result<Go, String> {
             continue;
         }
         if key == "ponder" {
+            go.ponder = true;
             i = r;
             continue;
         }
