@@ -146,6 +146,7 @@ fn timed_search<G: Game>(
         started: None,
         seed: 0,
         threads,
+        ..Params::default()
     };
     let clock = Instant::now();
     let r = search::search(

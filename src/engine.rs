@@ -21,6 +21,16 @@ pub struct InfoReport {
     pub elapsed_ms: u64,
     pub pv: Vec<String>,
     pub hashfull: u32,
+    /// Which of the best root moves (1 = the best) when several are searched (MultiPV).
+    pub multipv: Option<u32>,
+}
+
+/// One of the best root moves found, in notation: its PV starts with the move.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LineReport {
+    pub score: i32,
+    pub depth: u32,
+    pub pv: Vec<String>,
 }
 
 /// What a finished search found, in notation.
@@ -33,6 +43,8 @@ pub struct SearchReport {
     pub depth: u32,
     pub nodes: u64,
     pub pv: Vec<String>,
+    /// The best root moves, best first (one unless MultiPV asked for more).
+    pub lines: Vec<LineReport>,
 }
 
 /// A search that panicked (a bug), with the panic's text.
@@ -329,6 +341,7 @@ impl<G: Game + Draw> AnyGame for GameState<G> {
                     elapsed_ms: i.elapsed_ms,
                     pv: format_line(&game, &pos, &i.pv),
                     hashfull: i.hashfull,
+                    multipv: i.multipv,
                 })
             });
             SearchReport {
@@ -338,6 +351,15 @@ impl<G: Game + Draw> AnyGame for GameState<G> {
                 depth: r.depth,
                 nodes: r.nodes,
                 pv: format_line(&game, &pos, &r.pv),
+                lines: r
+                    .lines
+                    .iter()
+                    .map(|l| LineReport {
+                        score: l.score,
+                        depth: l.depth,
+                        pv: format_line(&game, &pos, &l.pv),
+                    })
+                    .collect(),
             }
         })
     }

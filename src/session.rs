@@ -27,6 +27,7 @@ pub struct Options {
     pub seed: u64,
     pub move_overhead: u64,
     pub ponder: bool,
+    pub multipv: usize,
 }
 
 impl Default for Options {
@@ -40,12 +41,15 @@ impl Default for Options {
             seed: 0,
             move_overhead: 50,
             ponder: false,
+            multipv: 1,
         }
     }
 }
 
 pub const MAX_HASH_MIB: usize = 4096;
 pub const MAX_THREADS: usize = crate::search::alphabeta::MAX_THREADS;
+/// Lines a MultiPV search may be asked for (fewer when the root has fewer moves).
+pub const MAX_MULTIPV: usize = 256;
 /// Spin bounds are kept within 32-bit integers, which is how GUIs read them.
 pub const MAX_SEED: u64 = 2_147_483_647;
 pub const MAX_NODES: u64 = 2_147_483_647;
@@ -151,12 +155,17 @@ pub static ENGINE_OPTIONS: &[EngineOption] = &[
         ugi: "MultiPV",
         aliases: &[],
         value_aliases: &[],
-        // The search reports one line; more are not implemented yet, so 1 is the only value.
-        kind: Kind::Spin { min: 1, max: 1 },
+        kind: Kind::Spin {
+            min: 1,
+            max: MAX_MULTIPV as u64,
+        },
         default: "1",
-        help: "principal variations reported (only 1 so far)",
-        get: |_| "1".to_string(),
-        set: |_, _| Ok(()),
+        help: "best root moves searched and reported, each with its score and PV",
+        get: |s| s.options.multipv.to_string(),
+        set: |s, v| {
+            s.options.multipv = v.int() as usize;
+            Ok(())
+        },
     },
     EngineOption {
         gtp: "seed",
@@ -297,6 +306,16 @@ pub enum PerftError {
     Failed(String),
 }
 
+/// How a search is to be carried out, beyond its limits.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SearchMode {
+    /// Best root moves to search (MultiPV); `None`: the `multipv` option.
+    pub multipv: Option<usize>,
+    /// `go ponder`: no time limit until [`Session::ponder_hit`]; the limits' clock counts from
+    /// the start of the command all the same.
+    pub ponder: bool,
+}
+
 /// Bounds on the work any one command may cause, for the fuzz targets: whatever depth, limit or
 /// clock an input asks for, it then ends quickly. Users' commands are never bounded this way.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -324,6 +343,9 @@ pub struct Session {
     /// Whether the running search has no limit of its own (`go infinite`): only such a search is
     /// stopped by the end of input.
     unbounded: bool,
+    /// Set while the running search ponders (`go ponder` until `ponderhit`): it is unbounded
+    /// until then.
+    ponder: Option<Arc<AtomicBool>>,
     /// When the command being carried out began (its line was read, or the command before it
     /// ended): a move time runs from then.
     command_start: Option<Instant>,
@@ -381,6 +403,7 @@ impl Session {
             serial: 0,
             stop: None,
             unbounded: false,
+            ponder: None,
             command_start: None,
             cap: None,
         }
@@ -627,9 +650,20 @@ impl Session {
         limits: Limits,
         sink: Arc<dyn Fn(SearchEvent) + Send + Sync>,
     ) -> Result<(), SessionError> {
+        self.begin_search_as(side, limits, SearchMode::default(), sink)
+    }
+
+    /// [`Session::begin_search`] in another mode (MultiPV, pondering).
+    pub fn begin_search_as(
+        &mut self,
+        side: Option<&str>,
+        limits: Limits,
+        mode: SearchMode,
+        sink: Arc<dyn Fn(SearchEvent) + Send + Sync>,
+    ) -> Result<(), SessionError> {
         self.check_turn(side)?;
         let limits = self.capped(limits);
-        Ok(self.start_search(limits, sink)?)
+        Ok(self.start_search_as(limits, mode, sink)?)
     }
 
     // ------------------------------------------------------------ search
@@ -640,7 +674,22 @@ impl Session {
 
     /// Whether a search runs that only `stop` (or the end of input) ends.
     pub fn searching_unbounded(&self) -> bool {
-        self.searching() && self.unbounded
+        self.searching() && (self.unbounded || self.pondering())
+    }
+
+    /// Whether the running search ponders (`go ponder` and no `ponderhit` yet).
+    pub fn pondering(&self) -> bool {
+        self.ponder
+            .as_ref()
+            .is_some_and(|p| p.load(Ordering::Relaxed))
+    }
+
+    /// `ponderhit`: the pondering search goes on as a normal one, its clock counted from its
+    /// `go ponder`. Nothing happens when no search ponders.
+    pub fn ponder_hit(&self) {
+        if let Some(p) = &self.ponder {
+            p.store(false, Ordering::Relaxed);
+        }
     }
 
     /// The stop flag of a new search or perft; under a work cap, also set when its time is up.
@@ -665,6 +714,18 @@ impl Session {
         limits: Limits,
         sink: Arc<dyn Fn(SearchEvent) + Send + Sync>,
     ) -> Result<(), std::io::Error> {
+        self.start_search_as(limits, SearchMode::default(), sink)
+    }
+
+    /// [`Session::start_search`] in another mode. A pondering search, like an infinite one,
+    /// holds its result back until it is stopped, or until `ponderhit` (then at once if it has
+    /// ended already).
+    pub fn start_search_as(
+        &mut self,
+        limits: Limits,
+        mode: SearchMode,
+        sink: Arc<dyn Fn(SearchEvent) + Send + Sync>,
+    ) -> Result<(), std::io::Error> {
         report_caught_panics_briefly();
         let mut limits = limits;
         if let Some(cap) = self.cap {
@@ -672,12 +733,15 @@ impl Session {
             limits.infinite = false;
         }
         let stop = self.new_stop_flag()?;
+        let ponder = mode.ponder.then(|| Arc::new(AtomicBool::new(true)));
         let params = Params {
             limits,
             move_overhead_ms: self.options.move_overhead,
             started: self.command_start.take(),
             seed: self.options.seed,
             threads: self.options.threads,
+            multipv: mode.multipv.unwrap_or(self.options.multipv),
+            ponder: ponder.clone(),
         };
         let info_sink = Arc::clone(&sink);
         let job = self.game.search_job(
@@ -686,6 +750,7 @@ impl Session {
             Box::new(move |i| info_sink(SearchEvent::Info(i))),
         );
         let flag = Arc::clone(&stop);
+        let pondering = ponder.clone();
         thread::Builder::new()
             .name("search".into())
             .spawn(move || {
@@ -701,17 +766,23 @@ impl Session {
                         depth: 0,
                         nodes: 0,
                         pv: Vec::new(),
+                        lines: Vec::new(),
                     }
                 });
-                if limits.infinite {
-                    while !flag.load(Ordering::Relaxed) {
-                        thread::sleep(Duration::from_millis(1));
-                    }
+                let held = || {
+                    limits.infinite
+                        || pondering
+                            .as_ref()
+                            .is_some_and(|p| p.load(Ordering::Relaxed))
+                };
+                while held() && !flag.load(Ordering::Relaxed) {
+                    thread::sleep(Duration::from_millis(1));
                 }
                 sink(SearchEvent::Done(report));
             })?;
         self.stop = Some(stop);
         self.unbounded = limits.infinite;
+        self.ponder = ponder;
         Ok(())
     }
 
@@ -758,6 +829,7 @@ impl Session {
             .spawn(move || sink(event(perft_outcome(catch_unwind(AssertUnwindSafe(job))))))?;
         self.stop = Some(stop);
         self.unbounded = false;
+        self.ponder = None;
         Ok(())
     }
 
@@ -771,6 +843,7 @@ impl Session {
     pub fn search_finished(&mut self) {
         self.stop = None;
         self.unbounded = false;
+        self.ponder = None;
     }
 }
 

@@ -37,7 +37,7 @@ fn every_option_is_advertised_with_its_type_whatever_the_game() {
         for want in [
             "option name Threads type spin default 1 min 1 max 256",
             "option name Hash type spin default 16 min 1 max 4096",
-            "option name MultiPV type spin default 1 min 1 max 1",
+            "option name MultiPV type spin default 1 min 1 max 256",
             "option name Seed type spin default 0 min 0 max 2147483647",
             "option name MoveOverhead type spin default 50 min 0 max 60000",
             "option name Ponder type check default false",

@@ -191,7 +191,15 @@ fn record(sample: &Sample) -> Vec<Vec<String>> {
             e.rest()
         } else if word == "isready" {
             e.until("readyok")
-        } else if word == "go" && !typed.contains(" perft") {
+        } else if word == "go" && typed.contains(" ponder") {
+            // The `bestmove` waits for `ponderhit`: the answer ends with the last depth asked.
+            let depth = typed
+                .split(" depth ")
+                .nth(1)
+                .and_then(|d| d.split(' ').next())
+                .expect("a ponder sample searches to a depth");
+            e.until(&format!("info depth {depth} "))
+        } else if word == "go" && !typed.contains(" perft") || word == "ponderhit" {
             e.until("bestmove")
         } else {
             // Nothing marks the end of most UGI answers: `isready` does.

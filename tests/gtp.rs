@@ -144,3 +144,109 @@ fn set_game_switches_rules() {
     assert!(e.gtp("set_game chess").starts_with("? unknown game"));
     assert_eq!(e.gtp("get_position"), format!("= {START}"));
 }
+
+/// `analyze`'s lines as (move, score, depth, pv), checked for form.
+fn analysis(answer: &str) -> Vec<(String, i64, u32, Vec<String>)> {
+    let body = answer.strip_prefix("= ").expect("a result");
+    body.lines()
+        .map(|l| {
+            let w: Vec<&str> = l.split(' ').collect();
+            assert_eq!(
+                (w[0], w[2], w[5], w[7]),
+                ("move", "score", "depth", "pv"),
+                "{l}"
+            );
+            let n: i64 = w[4].parse().expect("a score");
+            let score = match w[3] {
+                "cp" => n,
+                "mate" if n > 0 => 1_000_000 - n,
+                "mate" => -1_000_000 - n,
+                other => panic!("score {other} in {l}"),
+            };
+            assert_eq!(w[1], w[8], "the PV starts with the move: {l}");
+            let pv = w[8..].iter().map(|m| m.to_string()).collect();
+            (w[1].to_string(), score, w[6].parse().expect("a depth"), pv)
+        })
+        .collect()
+}
+
+#[test]
+fn analyze_answers_the_best_moves_best_first() {
+    for game in [
+        "poddavki",
+        "phutball",
+        "diamond",
+        "pods-standard",
+        "pods-advanced",
+    ] {
+        let mut e = Engine::start(&["--game", game]);
+        let legal = e.gtp("legal_moves");
+        let position = e.gtp("get_position");
+        let lines = analysis(&e.gtp("analyze depth 3 multipv 3"));
+        assert_eq!(lines.len(), 3, "{game}: {lines:?}");
+        for (mv, _, depth, _) in &lines {
+            assert!(legal.split(' ').any(|m| m == mv), "{game}: {mv}");
+            assert_eq!(*depth, 3, "{game}");
+        }
+        assert!(
+            lines[0].0 != lines[1].0 && lines[1].0 != lines[2].0 && lines[0].0 != lines[2].0,
+            "{game}: {lines:?}"
+        );
+        assert!(
+            lines.windows(2).all(|w| w[0].1 >= w[1].1),
+            "{game}: {lines:?}"
+        );
+        // Nothing is played.
+        assert_eq!(e.gtp("get_position"), position, "{game}");
+        // One line, the move `reg_genmove` finds with the same limit and a cleared table.
+        assert_eq!(e.gtp("clear_board"), "=");
+        let single = analysis(&e.gtp("7 analyze depth 3").replacen("=7 ", "= ", 1));
+        assert_eq!(single.len(), 1, "{game}");
+        assert_eq!(e.gtp("clear_board"), "=");
+        assert_eq!(e.gtp("set_option depth 3"), "=");
+        assert_eq!(e.gtp("reg_genmove"), format!("= {}", single[0].0), "{game}");
+        // The search-limit options bound it when it names no limit.
+        let capped = analysis(&e.gtp("analyze multipv 2"));
+        assert_eq!(capped.len(), 2, "{game}");
+        assert!(capped.iter().all(|l| l.2 == 3), "{game}: {capped:?}");
+    }
+}
+
+#[test]
+fn analyze_errors_change_nothing() {
+    let mut e = Engine::start(&[]);
+    assert_eq!(e.gtp("play c3-d4"), "=");
+    let position = e.gtp("get_position");
+    for (cmd, why) in [
+        ("analyze depth", "? syntax error: analyze depth needs a number"),
+        ("analyze depth x", "? syntax error: analyze depth needs a number"),
+        ("analyze depth -2", "? syntax error: analyze depth needs a number"),
+        ("analyze depth 0", "? analyze depth must be 1..100, got 0"),
+        ("analyze depth 101", "? analyze depth must be 1..100, got 101"),
+        ("analyze multipv 257", "? analyze multipv must be 1..256, got 257"),
+        ("analyze nodes 0", "? analyze nodes must be 1..2147483647, got 0"),
+        (
+            "analyze depth 2 depth 3",
+            "? syntax error: analyze depth given twice",
+        ),
+        (
+            "analyze sideways 3",
+            "? syntax error: unknown analyze parameter 'sideways' (movetime, depth, nodes, multipv)",
+        ),
+    ] {
+        assert_eq!(e.gtp(cmd), why, "{cmd}");
+    }
+    assert_eq!(e.gtp("get_position"), position);
+    assert_eq!(e.gtp("known_command analyze"), "= true");
+    assert!(e.gtp("help").contains("\nanalyze - analyze [movetime N]"));
+    // A bounded search: `nodes` ends it, and it answers even when input ends right after.
+    e.send("analyze nodes 3000 multipv 2");
+    e.close_stdin();
+    let answer = e.answer().join("\n");
+    assert_eq!(analysis(&answer).len(), 2, "{answer}");
+    assert_eq!(e.wait_exit(common::TIMEOUT).map(|r| r.0), Some(0));
+
+    let mut e = Engine::start(&[]);
+    assert_eq!(e.gtp("set_position W:W:Bc5"), "=");
+    assert_eq!(e.gtp("analyze depth 2"), "? game is over");
+}

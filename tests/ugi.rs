@@ -278,3 +278,262 @@ fn go_perft_stops_at_stop_and_at_quit() {
         assert_eq!(exit, Some(0), "{variant}");
     }
 }
+
+const GAMES: [&str; 5] = [
+    "poddavki",
+    "phutball",
+    "diamond",
+    "pods-standard",
+    "pods-advanced",
+];
+
+fn ugi_engine(game: &str) -> Engine {
+    let mut e = Engine::start(&[]);
+    e.send("uci");
+    e.until("uciok");
+    e.send(&format!("setoption name UCI_Variant value {game}"));
+    e
+}
+
+/// The legal moves after `moves` from the start, asked of a GTP engine.
+fn legal_after(game: &str, moves: &[&str]) -> Vec<String> {
+    let mut g = Engine::start(&["--game", game]);
+    for m in moves {
+        assert_eq!(g.gtp(&format!("play {m}")), "=", "{game}: play {m}");
+    }
+    let list = g.gtp("legal_moves");
+    list.trim_start_matches('=')
+        .split_whitespace()
+        .map(str::to_string)
+        .collect()
+}
+
+/// The word after `key` in an `info` line.
+fn field<'a>(line: &'a str, key: &str) -> Option<&'a str> {
+    let words: Vec<&str> = line.split(' ').collect();
+    let i = words.iter().position(|w| *w == key)?;
+    words.get(i + 1).copied()
+}
+
+/// A score as one comparable number: mates beyond every centipawn score, nearer ones higher.
+fn score_value(line: &str) -> i64 {
+    let score: Vec<&str> = line
+        .split(" score ")
+        .nth(1)
+        .expect("a score")
+        .split(' ')
+        .take(2)
+        .collect();
+    let n: i64 = score[1].parse().expect("a number");
+    match score[0] {
+        "mate" if n > 0 => 1_000_000 - n,
+        "mate" => -1_000_000 - n,
+        _ => n,
+    }
+}
+
+fn pv_of(line: &str) -> Vec<&str> {
+    line.split(" pv ")
+        .nth(1)
+        .map(|pv| pv.split(' ').collect())
+        .unwrap_or_default()
+}
+
+#[test]
+fn multipv_3_gives_three_distinct_moves_per_depth_best_first() {
+    for game in GAMES {
+        let legal = legal_after(game, &[]);
+        let mut e = ugi_engine(game);
+        e.send("setoption name MultiPV value 3");
+        e.send("position startpos");
+        e.send("go depth 3");
+        let lines = e.until("bestmove");
+        let best = lines.last().expect("bestmove").clone();
+        for depth in 1..=3 {
+            let at: Vec<&String> = lines
+                .iter()
+                .filter(|l| l.starts_with(&format!("info depth {depth} ")))
+                .collect();
+            assert_eq!(at.len(), 3, "{game} depth {depth}: {lines:?}");
+            for (k, l) in at.iter().enumerate() {
+                assert_eq!(field(l, "multipv"), Some((k + 1).to_string().as_str()));
+            }
+            let moves: Vec<&str> = at.iter().map(|l| pv_of(l)[0]).collect();
+            assert!(
+                moves.iter().all(|m| legal.iter().any(|x| x == m)),
+                "{game}: {moves:?}"
+            );
+            assert!(
+                moves[0] != moves[1] && moves[1] != moves[2] && moves[0] != moves[2],
+                "{game} depth {depth}: {moves:?}"
+            );
+            let scores: Vec<i64> = at.iter().map(|l| score_value(l)).collect();
+            assert!(
+                scores.windows(2).all(|w| w[0] >= w[1]),
+                "{game} depth {depth}: {at:?}"
+            );
+            if depth == 3 {
+                assert_eq!(best, format!("bestmove {}", moves[0]), "{game}");
+            }
+        }
+    }
+}
+
+#[test]
+fn multipv_1_is_the_single_pv_search() {
+    let run = |multipv: Option<&str>| {
+        let mut e = ugi_engine("diamond");
+        if let Some(k) = multipv {
+            e.send("setoption name MultiPV value 2");
+            e.send(&format!("setoption name MultiPV value {k}"));
+        }
+        e.send("position startpos moves e4");
+        e.send("go depth 5");
+        searched(&e.until("bestmove"))
+    };
+    let plain = run(None);
+    assert!(plain.iter().all(|l| !l.contains(" multipv ")), "{plain:?}");
+    assert_eq!(run(Some("1")), plain);
+    // More lines than moves: as many as there are (here White's one capture).
+    let mut e = ugi_engine("poddavki");
+    e.send("setoption name MultiPV value 256");
+    e.send("position startpos moves c3-d4 f6-e5");
+    e.send("go depth 2");
+    let lines = e.until("bestmove");
+    let infos: Vec<&String> = lines.iter().filter(|l| l.starts_with("info ")).collect();
+    assert_eq!(infos.len(), 2, "{lines:?}");
+    assert!(
+        infos
+            .iter()
+            .all(|l| field(l, "multipv") == Some("1") && pv_of(l)[0] == "d4:f6"),
+        "{lines:?}"
+    );
+    e.send("setoption name MultiPV value 0");
+    assert_eq!(
+        e.line(),
+        "info string error: option MultiPV must be 1..256, got 0"
+    );
+}
+
+/// `bestmove M [ponder P]`: M is legal after `moves`, and P after M. `ponder`: whether the
+/// `ponder P` must be there (`None`: it may, the search may have been stopped before it had a
+/// reply).
+fn check_bestmove(game: &str, moves: &[&str], line: &str, ponder: Option<bool>) {
+    let words: Vec<&str> = line.split(' ').collect();
+    assert_eq!(words[0], "bestmove", "{game}: {line}");
+    assert!(
+        legal_after(game, moves).iter().any(|m| m == words[1]),
+        "{game}: {line}"
+    );
+    let with_ponder = words.len() > 2;
+    if let Some(want) = ponder {
+        assert_eq!(with_ponder, want, "{game}: {line}");
+    }
+    if with_ponder {
+        assert_eq!(words.len(), 4, "{game}: {line}");
+        assert_eq!(words[2], "ponder", "{game}: {line}");
+        let mut after = moves.to_vec();
+        after.push(words[1]);
+        assert!(
+            legal_after(game, &after).iter().any(|m| m == words[3]),
+            "{game}: {line}"
+        );
+    } else {
+        assert_eq!(words.len(), 2, "{game}: {line}");
+    }
+}
+
+/// Reads up to the `bestmove`, then checks that no second one follows.
+fn one_bestmove(e: &mut Engine) -> String {
+    let best = e.until("bestmove").pop().expect("bestmove");
+    e.send("isready");
+    let rest = e.until("readyok");
+    assert!(rest.iter().all(|l| !l.starts_with("bestmove")), "{rest:?}");
+    best
+}
+
+#[test]
+fn ponder_sessions_end_with_one_legal_bestmove_in_every_game() {
+    for game in GAMES {
+        let mut e = ugi_engine(game);
+        e.send("setoption name Ponder value true");
+        e.send("position startpos");
+        e.send("go depth 3");
+        let first = one_bestmove(&mut e);
+        check_bestmove(game, &[], &first, Some(true));
+        let words: Vec<&str> = first.split(' ').collect();
+        let (m, p) = (words[1], words[3]);
+        let pos = format!("position startpos moves {m} {p}");
+
+        // The expected reply came: ponderhit, then a small clock decides.
+        e.send(&pos);
+        e.send("go ponder wtime 300 btime 300");
+        e.send("ponderhit");
+        let best = one_bestmove(&mut e);
+        check_bestmove(game, &[m, p], &best, None);
+
+        // Another reply came: stop, and the bestmove is printed all the same.
+        e.send(&pos);
+        e.send("go ponder wtime 60000 btime 60000");
+        e.send("stop");
+        let best = one_bestmove(&mut e);
+        check_bestmove(game, &[m, p], &best, None);
+
+        // Without Ponder, bestmove keeps its two tokens.
+        e.send("setoption name Ponder value false");
+        e.send(&pos);
+        e.send("go ponder");
+        e.send("stop");
+        let best = one_bestmove(&mut e);
+        check_bestmove(game, &[m, p], &best, Some(false));
+    }
+}
+
+#[test]
+fn a_pondering_search_holds_its_bestmove_until_ponderhit() {
+    let mut e = ugi_engine("poddavki");
+    e.send("position startpos moves c3-d4 f6-e5");
+    e.send("go ponder depth 3");
+    e.until("info depth 3 ");
+    // The search has ended; its move waits for the reply to be confirmed.
+    e.send("isready");
+    let lines = e.until("readyok");
+    assert!(
+        lines.iter().all(|l| !l.starts_with("bestmove")),
+        "{lines:?}"
+    );
+    e.send("ponderhit");
+    let best = one_bestmove(&mut e);
+    check_bestmove("poddavki", &["c3-d4", "f6-e5"], &best, Some(false));
+    // `ponderhit` with nothing pondering is ignored.
+    e.send("ponderhit");
+    e.send("isready");
+    assert_eq!(e.line(), "readyok");
+}
+
+#[test]
+fn quit_and_end_of_input_end_a_pondering_search() {
+    let mut e = ugi_engine("diamond");
+    e.send("position startpos moves e4");
+    e.send("go ponder wtime 60000 btime 60000");
+    e.send("quit");
+    let rest = e.rest();
+    assert_eq!(
+        rest.iter().filter(|l| l.starts_with("bestmove ")).count(),
+        1,
+        "{rest:?}"
+    );
+    assert_eq!(e.wait_exit(common::TIMEOUT).map(|r| r.0), Some(0));
+
+    let mut e = ugi_engine("diamond");
+    e.send("position startpos moves e4");
+    e.send("go ponder wtime 60000 btime 60000");
+    e.close_stdin();
+    let rest = e.rest();
+    assert_eq!(
+        rest.iter().filter(|l| l.starts_with("bestmove ")).count(),
+        1,
+        "{rest:?}"
+    );
+    assert_eq!(e.wait_exit(common::TIMEOUT).map(|r| r.0), Some(0));
+}

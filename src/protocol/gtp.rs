@@ -4,15 +4,18 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use super::parse::{self, Gtp as Cmd, KgsTime, ParseError, GTP_COMMANDS};
+use super::parse::{self, Analyze, Gtp as Cmd, KgsTime, ParseError, GTP_COMMANDS};
 use super::reader::LineError;
 use super::{Flow, Io};
 use crate::engine::SearchReport;
 use crate::games::{RuleError, Side};
 use crate::options::Kind;
 use crate::render;
-use crate::search::{Clock, Limits};
-use crate::session::{PerftError, SearchEvent, Session, SessionError, MAX_LISTED_MOVES};
+use crate::search::{uci_score, Clock, Limits};
+use crate::session::{
+    PerftError, SearchEvent, SearchMode, Session, SessionError, MAX_LISTED_MOVES,
+};
+use crate::session::{MAX_DEPTH, MAX_MOVETIME, MAX_MULTIPV, MAX_NODES};
 
 #[derive(Default)]
 pub struct Gtp {
@@ -21,7 +24,7 @@ pub struct Gtp {
     time: GtpTime,
 }
 
-/// What `genmove` thinks when nothing limits it.
+/// What `genmove` and `analyze` think when nothing limits them.
 const DEFAULT_MOVETIME_MS: u64 = 1000;
 
 /// A GTP command's failure, in the words of its `?` answer.
@@ -47,6 +50,8 @@ pub enum GtpError {
     UnacceptableSize,
     #[error("too many legal moves to list (more than {MAX_LISTED_MOVES})")]
     TooManyMoves,
+    #[error("analyze {0} must be 1..{1}, got {2}")]
+    AnalyzeRange(&'static str, u64, u64),
     #[error("perft depth must be at most {MAX_PERFT_DEPTH}")]
     PerftTooDeep,
     #[error("cannot start perft: {0}")]
@@ -170,6 +175,7 @@ impl GtpTime {
 enum Pending {
     /// `genmove` (true: play the move when done) or `reg_genmove`.
     Genmove(bool),
+    Analyze,
     Perft,
 }
 
@@ -237,6 +243,12 @@ impl Gtp {
             }
             return Flow::Continue;
         }
+        if let Cmd::Analyze(a) = cmd {
+            if let Err(e) = self.analyze(session, a, id, sink) {
+                io.send(&frame(false, id, &e.to_string()));
+            }
+            return Flow::Continue;
+        }
         if let Cmd::Perft(depth) = cmd {
             if let Err(e) = self.perft(session, depth, id, sink) {
                 io.send(&frame(false, id, &e.to_string()));
@@ -280,6 +292,41 @@ impl Gtp {
         Ok(())
     }
 
+    /// `analyze`: a search like `genmove`'s (the search-limit options cap it too) that plays
+    /// nothing and answers its best lines; never unbounded, and no GTP clock applies.
+    fn analyze(
+        &mut self,
+        session: &mut Session,
+        a: Analyze,
+        id: Option<u64>,
+        sink: Arc<dyn Fn(SearchEvent) + Send + Sync>,
+    ) -> Result<(), GtpError> {
+        let check = |name: &'static str, v: Option<u64>, max: u64| match v {
+            Some(n) if n == 0 || n > max => Err(GtpError::AnalyzeRange(name, max, n)),
+            v => Ok(v),
+        };
+        let movetime = check("movetime", a.movetime, MAX_MOVETIME)?;
+        let depth = check("depth", a.depth, MAX_DEPTH)?;
+        let nodes = check("nodes", a.nodes, MAX_NODES)?;
+        let multipv = check("multipv", a.multipv, MAX_MULTIPV as u64)?;
+        let mut limits = Limits {
+            movetime,
+            depth: depth.map(|d| d as u32),
+            nodes,
+            ..Limits::default()
+        };
+        if limits == Limits::default() && !session.has_search_caps() {
+            limits.movetime = Some(DEFAULT_MOVETIME_MS);
+        }
+        let mode = SearchMode {
+            multipv: multipv.map(|k| k as usize),
+            ponder: false,
+        };
+        session.begin_search_as(None, limits, mode, sink)?;
+        self.pending = Some((id, Pending::Analyze));
+        Ok(())
+    }
+
     fn perft(
         &mut self,
         session: &mut Session,
@@ -308,8 +355,16 @@ impl Gtp {
 
     /// The genmove's search has ended: play the move (genmove) and answer.
     pub fn done(&mut self, io: &mut Io, session: &mut Session, report: &SearchReport) {
-        let Some((id, Pending::Genmove(commit))) = self.pending.take() else {
-            return;
+        let (id, commit) = match self.pending.take() {
+            Some((id, Pending::Genmove(commit))) => (id, commit),
+            Some((id, Pending::Analyze)) => {
+                match &report.error {
+                    Some(e) => io.send(&frame(false, id, &e.to_string())),
+                    None => io.send(&frame(true, id, &analysis(report))),
+                }
+                return;
+            }
+            _ => return,
         };
         if let Some(e) = &report.error {
             io.send(&frame(false, id, &e.to_string()));
@@ -334,6 +389,24 @@ impl Gtp {
             io.send(&frame(true, id, best));
         }
     }
+}
+
+/// `analyze`'s answer: `move X score cp S|mate N depth D pv X ...` per line, best first.
+fn analysis(report: &SearchReport) -> String {
+    report
+        .lines
+        .iter()
+        .filter_map(|l| {
+            let mv = l.pv.first()?;
+            Some(format!(
+                "move {mv} score {} depth {} pv {}",
+                uci_score(l.score),
+                l.depth,
+                l.pv.join(" ")
+            ))
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// `play [SIDE] MOVE [...]`: the first of two words may be a side or a move, which only the
@@ -403,9 +476,9 @@ impl Gtp {
             Cmd::GetPosition => Ok(session.game().position()),
             Cmd::Play { side, mv, extra } => done(play(session, side, mv, extra)),
             // Started by `Gtp::line`, answered when the search thread is done.
-            Cmd::Genmove { .. } | Cmd::Perft(_) => {
-                Err(GtpError::Internal("genmove and perft are asynchronous"))
-            }
+            Cmd::Genmove { .. } | Cmd::Analyze(_) | Cmd::Perft(_) => Err(GtpError::Internal(
+                "genmove, analyze and perft are asynchronous",
+            )),
             Cmd::Undo => {
                 if session.undo() {
                     Ok(String::new())

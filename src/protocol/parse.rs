@@ -50,6 +50,12 @@ pub enum ParseError {
     UnknownGoParameter(String),
     #[error("go perft needs a depth")]
     PerftDepth,
+    #[error("syntax error: unknown analyze parameter '{0}' (movetime, depth, nodes, multipv)")]
+    AnalyzeParameter(String),
+    #[error("syntax error: analyze {0} needs a number")]
+    AnalyzeNumber(String),
+    #[error("syntax error: analyze {0} given twice")]
+    AnalyzeTwice(String),
 }
 
 /// A number of seconds or milliseconds; GTP controllers sometimes send decimals.
@@ -104,6 +110,8 @@ pub enum Gtp {
         side: Option<String>,
         commit: bool,
     },
+    /// `analyze [movetime N] [depth N] [nodes N] [multipv K]`: the best moves, not played.
+    Analyze(Analyze),
     Undo,
     LegalMoves,
     Perft(u32),
@@ -132,6 +140,16 @@ pub enum Gtp {
     KgsTimeSettings(KgsTime),
     Boardsize(String),
     Komi(String),
+}
+
+/// The arguments of GTP `analyze`, each given at most once; the range checks are the front
+/// end's.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Analyze {
+    pub movetime: Option<u64>,
+    pub depth: Option<u64>,
+    pub nodes: Option<u64>,
+    pub multipv: Option<u64>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -182,6 +200,10 @@ pub const GTP_COMMANDS: &[(&str, &str)] = &[
     (
         "reg_genmove",
         "reg_genmove [SIDE]: searches and answers a move without playing it",
+    ),
+    (
+        "analyze",
+        "analyze [movetime N] [depth N] [nodes N] [multipv K]: the K best moves, not played",
     ),
     ("undo", "takes back the last move"),
     ("legal_moves", "every legal move, sorted"),
@@ -292,6 +314,7 @@ pub fn gtp_command(cmd: &str, args: &str) -> Result<Gtp, ParseError> {
                 commit: cmd == "genmove",
             })
         }
+        "analyze" => analyze(args).map(Analyze),
         "undo" => no_args(Undo, args),
         "legal_moves" => no_args(LegalMoves, args),
         "perft" => Ok(Perft(whole(args, uint::<u32>, "a depth")?)),
@@ -355,6 +378,30 @@ pub fn gtp_command(cmd: &str, args: &str) -> Result<Gtp, ParseError> {
         "komi" => Ok(Komi(one_word(args)?)),
         _ => Err(ParseError::UnknownGtp),
     }
+}
+
+/// `analyze`'s `KEY N` pairs.
+fn analyze(args: &str) -> Result<Analyze, ParseError> {
+    let words: Vec<&str> = args.split(' ').filter(|w| !w.is_empty()).collect();
+    let mut a = Analyze::default();
+    for pair in words.chunks(2) {
+        let key = pair[0].to_ascii_lowercase();
+        let slot = match key.as_str() {
+            "movetime" => &mut a.movetime,
+            "depth" => &mut a.depth,
+            "nodes" => &mut a.nodes,
+            "multipv" => &mut a.multipv,
+            _ => return Err(ParseError::AnalyzeParameter(pair[0].to_string())),
+        };
+        let value = pair
+            .get(1)
+            .and_then(|v| whole(v, uint::<u64>, "").ok())
+            .ok_or_else(|| ParseError::AnalyzeNumber(key.clone()))?;
+        if slot.replace(value).is_some() {
+            return Err(ParseError::AnalyzeTwice(key));
+        }
+    }
+    Ok(a)
 }
 
 fn arg(i: &str) -> IResult<&str, f64> {
@@ -442,6 +489,9 @@ pub struct Go {
     pub depth: Option<u32>,
     pub nodes: Option<u64>,
     pub infinite: bool,
+    /// `go ponder`: search the position (the expected reply already played) until
+    /// `ponderhit` or `stop`.
+    pub ponder: bool,
 }
 
 /// Clock values may be negative when a GUI's clock has run out; they count as zero.
@@ -467,6 +517,7 @@ fn go_params(mut i: &str) -> Result<Go, ParseError> {
             continue;
         }
         if key == "ponder" {
+            go.ponder = true;
             i = r;
             continue;
         }

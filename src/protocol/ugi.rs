@@ -9,7 +9,7 @@ use super::{Flow, Io};
 use crate::engine::{InfoReport, SearchReport};
 use crate::games::{Outcome, RuleError, Side};
 use crate::search::{uci_score, Clock, Limits};
-use crate::session::{PerftError, SearchEvent, Session, SessionError};
+use crate::session::{PerftError, SearchEvent, SearchMode, Session, SessionError};
 
 #[derive(Default)]
 pub struct Ugi {
@@ -81,15 +81,17 @@ impl Ugi {
                 error(io, &format!("no position ({why})"));
                 io.send("bestmove (none)\n");
             }
-            Cmd::Go(go) => match session.begin_search(None, limits(session, &go), sink) {
-                Ok(()) => {}
-                // A finished game has no move to search: the GUI asks `query gameover`.
-                Err(SessionError::Rule(RuleError::GameOver)) => io.send("bestmove (none)\n"),
-                Err(e) => {
-                    error(io, &e.to_string());
-                    io.send("bestmove (none)\n");
+            Cmd::Go(go) => {
+                match session.begin_search_as(None, limits(session, &go), mode(&go), sink) {
+                    Ok(()) => {}
+                    // A finished game has no move to search: the GUI asks `query gameover`.
+                    Err(SessionError::Rule(RuleError::GameOver)) => io.send("bestmove (none)\n"),
+                    Err(e) => {
+                        error(io, &e.to_string());
+                        io.send("bestmove (none)\n");
+                    }
                 }
-            },
+            }
             Cmd::Perft(depth) => {
                 if depth > MAX_PERFT_DEPTH {
                     error(
@@ -123,7 +125,11 @@ impl Ugi {
                 Turn::Done
             }
             Some(Ok(Cmd::Quit)) => Turn::Quit,
-            Some(Ok(Cmd::PonderHit)) | Some(Ok(Cmd::Debug)) => Turn::Done,
+            Some(Ok(Cmd::PonderHit)) => {
+                session.ponder_hit();
+                Turn::Done
+            }
+            Some(Ok(Cmd::Debug)) => Turn::Done,
             Some(Err(_)) if line.as_ref().is_ok_and(|l| l.is_empty()) => Turn::Done,
             Some(Ok(_)) => Turn::Wait { command: true },
             _ => Turn::Wait { command: false },
@@ -132,8 +138,12 @@ impl Ugi {
 
     pub fn info(&mut self, io: &mut Io, i: &InfoReport) {
         let nps = i.nodes * 1000 / i.elapsed_ms.max(1);
+        let multipv = i
+            .multipv
+            .map(|k| format!(" multipv {k}"))
+            .unwrap_or_default();
         let mut s = format!(
-            "info depth {} seldepth {} score {} nodes {} nps {} time {} hashfull {}",
+            "info depth {} seldepth {}{multipv} score {} nodes {} nps {} time {} hashfull {}",
             i.depth,
             i.seldepth.max(i.depth),
             uci_score(i.score),
@@ -234,6 +244,14 @@ fn white_side(session: &Session) -> Side {
     match session.game().side_names() {
         [_, "white"] => Side::P2,
         _ => Side::P1,
+    }
+}
+
+/// `go ponder` ponders; MultiPV comes from the option.
+fn mode(go: &Go) -> SearchMode {
+    SearchMode {
+        multipv: None,
+        ponder: go.ponder,
     }
 }
 

@@ -8,6 +8,7 @@
 
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -47,6 +48,12 @@ pub struct Params {
     pub seed: u64,
     /// Search threads; 0 and 1 both mean one (the calling thread, no helper).
     pub threads: usize,
+    /// How many best root moves to find, each with its own score and PV (MultiPV); 0 or 1:
+    /// only the best.
+    pub multipv: usize,
+    /// While this flag is set the search is pondering: no time limit applies (nodes and depth
+    /// do). Clearing it (`ponderhit`) puts `limits` in force, counted from `started`.
+    pub ponder: Option<Arc<AtomicBool>>,
 }
 
 /// The most threads one search uses, whatever it is asked for.
@@ -68,6 +75,18 @@ pub struct Info<M> {
     pub elapsed_ms: u64,
     pub pv: Vec<M>,
     pub hashfull: u32,
+    /// Which of the best root moves this line is (1 = the best) when more than one is
+    /// searched (MultiPV); `None` with a single PV.
+    pub multipv: Option<u32>,
+}
+
+/// One of the best root moves: its score, the depth it was searched to and its PV (which
+/// starts with the move).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PvLine<M> {
+    pub score: i32,
+    pub depth: u32,
+    pub pv: Vec<M>,
 }
 
 /// Result of [`search`].
@@ -79,6 +98,9 @@ pub struct SearchResult<M> {
     pub depth: u32,
     pub nodes: u64,
     pub pv: Vec<M>,
+    /// The best root moves of the last completed iteration, best first (as many as `multipv`
+    /// asked for and the root has); when no iteration was completed, the move returned.
+    pub lines: Vec<PvLine<M>>,
 }
 
 /// Formats a score the UCI way: `cp N` or `mate N` (moves, negative when losing).
@@ -120,6 +142,11 @@ struct Searcher<'a, G: Game> {
     pv: Vec<Vec<G::Move>>,
     /// The root's moves, asked of the game once per search (it may take a while).
     root: Vec<G::Move>,
+    /// Root moves left out of the current root search: the better PVs of this iteration
+    /// (MultiPV). Empty with a single PV.
+    excluded: Vec<G::Move>,
+    /// Set while pondering: the clock does not run yet.
+    ponder: Option<&'a AtomicBool>,
     buffers: Vec<Vec<G::Move>>,
 }
 
@@ -166,7 +193,7 @@ impl<G: Game> Searcher<'_, G> {
         } else if self.nodes >= self.next_check {
             self.publish();
             let now = Instant::now();
-            if self.deadlines.hard.is_some_and(|hard| now >= hard) {
+            if self.deadlines.hard.is_some_and(|hard| now >= hard) && !self.pondering() {
                 self.aborted = true;
             }
             let per_node = now.duration_since(self.last_check) / self.check_every as u32;
@@ -213,6 +240,10 @@ impl<G: Game> Searcher<'_, G> {
         }
         self.counters[self.id].store(self.nodes, Ordering::Relaxed);
         self.nodes
+    }
+
+    fn pondering(&self) -> bool {
+        self.ponder.is_some_and(|p| p.load(Ordering::Relaxed))
     }
 
     fn negamax(&mut self, pos: &G::Pos, depth: i32, ply: usize, mut alpha: i32, beta: i32) -> i32 {
@@ -269,7 +300,8 @@ impl<G: Game> Searcher<'_, G> {
         let mut moves = std::mem::take(&mut self.buffers[ply]);
         moves.clear();
         if ply == 0 {
-            moves.extend_from_slice(&self.root);
+            let excluded = &self.excluded;
+            moves.extend(self.root.iter().filter(|m| !excluded.contains(m)));
         } else {
             game.search_moves(pos, &mut moves);
         }
@@ -295,7 +327,9 @@ impl<G: Game> Searcher<'_, G> {
             self.tracker.push(game.hash(&child), progress);
             // A forced capture sequence is not counted as depth (quiescence); a single reply is
             // searched one ply deeper for free.
-            let new_depth = if forcing || n == 1 { depth } else { depth - 1 };
+            // (A root with the better PVs left out is not a single reply.)
+            let single = n == 1 && (ply > 0 || self.excluded.is_empty());
+            let new_depth = if forcing || single { depth } else { depth - 1 };
             let quiet = pick.quiet && !forcing;
             let mut score;
             if i == 0 {
@@ -336,6 +370,10 @@ impl<G: Game> Searcher<'_, G> {
         self.order.give_back(ply, picker);
         if self.aborted {
             return best.max(-INF + 1);
+        }
+        if ply == 0 && !self.excluded.is_empty() {
+            // The best of some root moves only, not the position's value: not for the table.
+            return best;
         }
         let bound = if best >= beta {
             Bound::Lower
@@ -392,6 +430,7 @@ pub fn search<G: Game>(
         stop,
         halt: &halt,
         counters: &counters,
+        ponder: params.ponder.as_deref(),
     };
     thread::scope(|scope| {
         let mut helpers = Vec::new();
@@ -457,6 +496,8 @@ struct Shared<'a> {
     stop: &'a AtomicBool,
     halt: &'a AtomicBool,
     counters: &'a [AtomicU64],
+    /// Set while pondering (see [`Params::ponder`]).
+    ponder: Option<&'a AtomicBool>,
 }
 
 /// Sets the flag when dropped: always, or (`only_on_panic`) only when unwinding.
@@ -503,6 +544,8 @@ impl<'a, G: Game> Searcher<'a, G> {
             order: MoveOrder::new(MAX_PLY),
             pv: vec![Vec::new(); MAX_PLY + 1],
             root: Vec::new(),
+            excluded: Vec::new(),
+            ponder: shared.ponder,
             buffers: vec![Vec::new(); MAX_PLY],
         }
     }
@@ -529,8 +572,16 @@ fn iterate<'a, G: Game>(
     // Root work of the game (a solver) may take at most half the time before the soft deadline,
     // so that at least the first iteration is searched; the stop flag interrupts it too.
     let root_deadline = deadlines.soft.map(|soft| start + (soft - start) / 2);
-    let interrupt =
-        || stop.load(Ordering::Relaxed) || root_deadline.is_some_and(|t| Instant::now() >= t);
+    let pondering = || {
+        params
+            .ponder
+            .as_ref()
+            .is_some_and(|p| p.load(Ordering::Relaxed))
+    };
+    let interrupt = || {
+        stop.load(Ordering::Relaxed)
+            || (root_deadline.is_some_and(|t| Instant::now() >= t) && !pondering())
+    };
     let mut root = Vec::new();
     game.root_moves_until(pos, &mut root, &interrupt);
     s.root = root;
@@ -544,6 +595,7 @@ fn iterate<'a, G: Game>(
         depth: 0,
         nodes: 0,
         pv: root.first().copied().into_iter().collect(),
+        lines: Vec::new(),
     };
     if root.is_empty() {
         return result;
@@ -553,47 +605,88 @@ fn iterate<'a, G: Game>(
         .depth
         .map_or(MAX_PLY as u32 - 8, |d| d.clamp(1, MAX_PLY as u32 - 8));
     start_helpers(&root, max_depth, start);
+    let wanted = params.multipv.clamp(1, root.len());
     for depth in 1..=max_depth {
         s.seldepth = 0;
-        let score = s.negamax(pos, depth as i32, 0, -INF, INF);
-        let pv = s.pv[0].clone();
+        s.excluded.clear();
+        // MultiPV as in Stockfish: the k-th line is the best of the root moves that are not
+        // among the k-1 better ones of this iteration.
+        let mut lines: Vec<PvLine<G::Move>> = Vec::with_capacity(wanted);
+        for k in 0..wanted {
+            let score = s.negamax(pos, depth as i32, 0, -INF, INF);
+            let pv = s.pv[0].clone();
+            if s.aborted {
+                // Root moves searched to the end in the cut-short iteration (previous best
+                // first) are better informed than the previous iteration.
+                if let Some(&m) = pv.first().filter(|_| k == 0) {
+                    result.best = Some(m);
+                    result.pv = pv;
+                    result.score = score;
+                }
+                break;
+            }
+            match pv.first() {
+                Some(&m) => s.excluded.push(m),
+                None if k > 0 => break,
+                None => {}
+            }
+            let pv = if pv.is_empty() { result.pv.clone() } else { pv };
+            lines.push(PvLine { score, depth, pv });
+        }
         if s.aborted {
-            // Root moves searched to the end in the cut-short iteration (previous best first)
-            // are better informed than the previous iteration.
-            if let Some(&m) = pv.first() {
-                result.best = Some(m);
-                result.pv = pv;
-                result.score = score;
+            if let Some(best) = lines.first() {
+                // The best line of the cut-short iteration saw every root move.
+                result.best = best.pv.first().copied();
+                result.pv = best.pv.clone();
+                result.score = best.score;
             }
             break;
         }
-        if let Some(&m) = pv.first() {
+        // Later lines may come out better than earlier ones (the table changed meanwhile).
+        lines.sort_by_key(|l| std::cmp::Reverse(l.score));
+        let best = &lines[0];
+        if let Some(&m) = best.pv.first() {
             result.best = Some(m);
-            result.pv = pv;
         }
-        result.score = score;
+        result.pv = best.pv.clone();
+        result.score = best.score;
         result.depth = depth;
         result.nodes = s.nodes;
-        on_info(&Info {
-            depth,
-            seldepth: s.seldepth,
-            score,
-            nodes: s.nodes + s.helper_nodes(),
-            elapsed_ms: start.elapsed().as_millis() as u64,
-            pv: result.pv.clone(),
-            hashfull: s.tt.hashfull(),
-        });
-        if score.abs() > MATE_BOUND && (MATE - score.abs()) as u32 <= depth {
+        let elapsed_ms = start.elapsed().as_millis() as u64;
+        for (k, line) in lines.iter().enumerate() {
+            on_info(&Info {
+                depth,
+                seldepth: s.seldepth,
+                score: line.score,
+                nodes: s.nodes + s.helper_nodes(),
+                elapsed_ms,
+                pv: line.pv.clone(),
+                hashfull: s.tt.hashfull(),
+                multipv: (params.multipv > 1).then_some(k as u32 + 1),
+            });
+        }
+        let proven = lines
+            .iter()
+            .all(|l| l.score.abs() > MATE_BOUND && (MATE - l.score.abs()) as u32 <= depth);
+        result.lines = lines;
+        if proven {
             break; // a proven result cannot change with more depth
         }
         if root.len() == 1 && !params.limits.infinite && params.limits.depth.is_none() {
             break; // only move: no need to think
         }
         if let Some(soft) = s.deadlines.soft {
-            if Instant::now() >= soft {
+            if Instant::now() >= soft && !s.pondering() {
                 break;
             }
         }
+    }
+    if result.lines.is_empty() {
+        result.lines.push(PvLine {
+            score: result.score,
+            depth: result.depth,
+            pv: result.pv.clone(),
+        });
     }
     result.nodes = s.nodes;
     // `infinite` must not return before `stop` (UCI rule); the caller waits for the flag.

@@ -5,6 +5,6 @@ mod movepick;
 pub mod time;
 pub mod tt;
 
-pub use alphabeta::{search, uci_score, Info, Params, SearchResult, MATE, MATE_BOUND};
+pub use alphabeta::{search, uci_score, Info, Params, PvLine, SearchResult, MATE, MATE_BOUND};
 pub use time::{Clock, Limits};
 pub use tt::Table;

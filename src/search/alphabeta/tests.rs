@@ -259,3 +259,48 @@ fn a_panic_in_a_helper_ends_every_thread_and_comes_back_to_the_caller() {
     let one = run_threads(&game, &pos, depth(4), 1);
     assert!(one.best.is_some());
 }
+
+fn run_lines(stones: u32, multipv: usize) -> SearchResult<u32> {
+    let game = Nim;
+    let pos = NimPos {
+        stones,
+        side: Side::P1,
+    };
+    let mut tt = Table::new(1);
+    let stop = AtomicBool::new(false);
+    let params = Params {
+        limits: depth(20),
+        multipv,
+        ..Params::default()
+    };
+    search(
+        &game,
+        &pos,
+        &DrawTracker::new(game.hash(&pos)),
+        &mut tt,
+        &stop,
+        &params,
+        |_| {},
+    )
+}
+
+#[test]
+fn multipv_scores_every_root_move_exactly() {
+    // Five stones: taking one wins in three plies; taking two or three lets the opponent win
+    // with its next move.
+    let r = run_lines(5, 3);
+    let firsts: Vec<u32> = r.lines.iter().map(|l| l.pv[0]).collect();
+    let scores: Vec<i32> = r.lines.iter().map(|l| l.score).collect();
+    assert_eq!(firsts[0], 1);
+    assert_eq!(scores, [MATE - 3, -(MATE - 2), -(MATE - 2)]);
+    let mut rest = firsts[1..].to_vec();
+    rest.sort_unstable();
+    assert_eq!(rest, [2, 3]);
+    assert_eq!((r.best, r.score), (Some(1), MATE - 3));
+    // More lines than moves: one per move.
+    assert_eq!(run_lines(5, 10).lines.len(), 3);
+    // One line is the single-PV search.
+    let (one, plain) = (run_lines(21, 1), run(21, depth(20)));
+    assert_eq!((one.best, one.nodes), (plain.best, plain.nodes));
+    assert_eq!(one.lines.len(), 1);
+}
