@@ -11,3 +11,4 @@ pub mod protocol;
 pub mod render;
 pub mod search;
 pub mod session;
+pub mod tune;

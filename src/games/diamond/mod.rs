@@ -12,6 +12,7 @@ pub mod suites;
 
 #[cfg(test)]
 mod tests;
+mod weights;
 
 use rand::rngs::SmallRng;
 
@@ -96,5 +97,20 @@ impl Game for Diamond {
     }
     fn playout(&self, pos: &Pos, rng: &mut SmallRng, max_plies: u32) -> Outcome {
         playout::playout(pos, rng, max_plies)
+    }
+}
+
+impl crate::tune::Tunable for Diamond {
+    fn weight_names(&self) -> &'static [&'static str] {
+        eval::Weights::NAMES
+    }
+    fn weights(&self) -> Vec<i32> {
+        eval::WEIGHTS.to_array().to_vec()
+    }
+    fn features(&self, pos: &Pos) -> Option<Vec<i32>> {
+        match eval::terms(pos) {
+            eval::Terms::Weighted(f) => Some(f.to_vec()),
+            eval::Terms::Fixed(_) => None,
+        }
     }
 }

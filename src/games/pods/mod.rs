@@ -29,6 +29,7 @@ mod tests_cross;
 mod tests_data;
 #[cfg(test)]
 mod tests_solver;
+mod weights;
 
 use board::Tables;
 pub use data::{DataError, PodsData};
@@ -293,5 +294,19 @@ impl Game for Pods {
                 self.solver_nodes,
             ),
         ]
+    }
+}
+
+/// Advanced Pods only: the standard evaluation leans on the solver.
+impl crate::tune::Tunable for Pods {
+    fn weight_names(&self) -> &'static [&'static str] {
+        eval::Weights::NAMES
+    }
+    fn weights(&self) -> Vec<i32> {
+        eval::WEIGHTS.to_array().to_vec()
+    }
+    fn features(&self, pos: &Pos) -> Option<Vec<i32>> {
+        self.advanced()
+            .then(|| eval::advanced_features(&self.tables, pos).to_vec())
     }
 }
