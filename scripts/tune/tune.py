@@ -123,6 +123,8 @@ def generate(args):
     games = list(range(args.games))
     results = {}
     errors = []
+    lock = threading.Lock()
+    done = [0]
 
     def worker(share):
         try:
@@ -131,6 +133,10 @@ def generate(args):
                 gtp.send(line)
             for i in share:
                 results[i] = play_game(gtp, args, i)
+                with lock:
+                    done[0] += 1
+                    if args.progress and done[0] % args.progress == 0:
+                        print(f"generate: {done[0]} of {len(games)} games", file=sys.stderr)
             gtp.close()
         except (TuneError, OSError) as e:
             errors.append(str(e))
@@ -291,9 +297,12 @@ def evals_of(w, xs):
     return [sum(a * b for a, b in zip(w, x)) for x in xs]
 
 
+SCALE_MAX = 100000.0
+
+
 def fit_scale(evals, ys):
     """The scale minimising the log loss: golden-section search on its logarithm."""
-    lo, hi = math.log(1.0), math.log(100000.0)
+    lo, hi = math.log(1.0), math.log(SCALE_MAX)
     g = (math.sqrt(5.0) - 1.0) / 2.0
     a, b = hi - g * (hi - lo), lo + g * (hi - lo)
     fa, fb = log_loss(evals, ys, math.exp(a)), log_loss(evals, ys, math.exp(b))
@@ -415,7 +424,16 @@ def fit(args):
     if unknown:
         raise TuneError(f"--fixed: no weight named {', '.join(sorted(unknown))}")
     free = [n not in fixed for n in names]
-    scale = fit_scale(evals_of(w0, xs), ys)
+    if args.scale:
+        scale = args.scale
+    else:
+        scale = fit_scale(evals_of(w0, xs), ys)
+        if scale > 0.99 * SCALE_MAX:
+            # The current weights predict nothing (or the opposite): keep the eval's units.
+            raise TuneError(
+                "the current evaluation does not predict the results (K -> 0); "
+                "give the scale with --scale"
+            )
     fitted = fit_weights(w0, xs, ys, scale, args.l2, free, args.iterations)
     w1 = [int(round(v)) for v in fitted]
     loss = {
@@ -440,7 +458,8 @@ def fit(args):
         json.dump(report, f, indent=1)
         f.write("\n")
     print(f"fit: {game}, {len(train)} training and {len(test)} held-out positions")
-    print(f"fit: scale K = 1/{scale:.1f} (evaluation units a logit, at the current weights)")
+    how = "given" if args.scale else "fitted at the current weights"
+    print(f"fit: scale K = 1/{scale:.1f} (evaluation units a logit, {how})")
     for n, a, b in zip(names, w0, w1):
         print(f"fit:   {n:16} {a:6} -> {b:6}")
     print(f"fit: training loss {loss['train_before']:.6f} -> {loss['train_after']:.6f}")
@@ -520,6 +539,8 @@ def main(argv=None):
         p.add_argument("--max-plies", type=int, default=400, help="longer games are dropped")
         p.add_argument("--seed", type=int, default=1)
         p.add_argument("--concurrency", type=int, default=1, help="engines at once (1)")
+        p.add_argument("--progress", type=int, default=100,
+                       help="report every N games on stderr (0: never; default 100)")
 
     def fit_opts(p):
         p.add_argument("--holdout-every", type=int, default=5,
@@ -528,6 +549,8 @@ def main(argv=None):
                        help="pull towards the current weights (default 1e-4)")
         p.add_argument("--fixed", default="", help="comma-separated weights kept as they are")
         p.add_argument("--iterations", type=int, default=20, help="Newton steps at most (20)")
+        p.add_argument("--scale", type=float, default=0.0,
+                       help="evaluation units a logit, instead of fitting it (K = 1/scale)")
 
     p = sub.add_parser("generate", help="self-play positions with results")
     gen_opts(p)

@@ -4,14 +4,14 @@
 use super::eval::Weights;
 
 pub const WEIGHTS: Weights = Weights {
-    material: 120,
-    square1: 6,
-    square2: 24,
-    square3: 70,
-    mobility: 3,
-    capture_now: 70,
-    hanging: -30,
-    opp_threat: -40,
-    opp_fork_point: -60,
-    tempo: 8,
+    material: 109,
+    square1: 26,
+    square2: 68,
+    square3: 262,
+    mobility: 2,
+    capture_now: 81,
+    hanging: -13,
+    opp_threat: 145,
+    opp_fork_point: 228,
+    tempo: 47,
 };
