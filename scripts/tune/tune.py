@@ -298,6 +298,8 @@ def evals_of(w, xs):
 
 
 SCALE_MAX = 100000.0
+# Evaluation units a logit when none can be fitted: about a man (a piece) worth of advantage.
+FALLBACK_SCALE = 100.0
 
 
 def fit_scale(evals, ys):
@@ -424,16 +426,16 @@ def fit(args):
     if unknown:
         raise TuneError(f"--fixed: no weight named {', '.join(sorted(unknown))}")
     free = [n not in fixed for n in names]
+    how = "given"
     if args.scale:
         scale = args.scale
     else:
         scale = fit_scale(evals_of(w0, xs), ys)
+        how = "fitted at the current weights"
         if scale > 0.99 * SCALE_MAX:
-            # The current weights predict nothing (or the opposite): keep the eval's units.
-            raise TuneError(
-                "the current evaluation does not predict the results (K -> 0); "
-                "give the scale with --scale"
-            )
+            # The current weights predict nothing (or the opposite): there is no scale to fit.
+            scale = FALLBACK_SCALE
+            how = "the current weights predict nothing (K -> 0): the default; see --scale"
     fitted = fit_weights(w0, xs, ys, scale, args.l2, free, args.iterations)
     w1 = [int(round(v)) for v in fitted]
     loss = {
@@ -448,6 +450,7 @@ def fit(args):
         "before": w0,
         "after": w1,
         "scale": scale,
+        "scale_source": how,
         "l2": args.l2,
         "fixed": sorted(fixed),
         "train_positions": len(train),
@@ -458,7 +461,6 @@ def fit(args):
         json.dump(report, f, indent=1)
         f.write("\n")
     print(f"fit: {game}, {len(train)} training and {len(test)} held-out positions")
-    how = "given" if args.scale else "fitted at the current weights"
     print(f"fit: scale K = 1/{scale:.1f} (evaluation units a logit, {how})")
     for n, a, b in zip(names, w0, w1):
         print(f"fit:   {n:16} {a:6} -> {b:6}")

@@ -4,9 +4,9 @@
 use super::eval::Weights;
 
 pub const WEIGHTS: Weights = Weights {
-    hand: 100,
-    at_risk: -30,
-    mobility: 3,
-    stuck: -40,
-    opp_stuck: 40,
+    hand: 83,
+    at_risk: -8,
+    mobility: 7,
+    stuck: -60,
+    opp_stuck: 82,
 };
