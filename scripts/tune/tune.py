@@ -522,6 +522,12 @@ def run(args):
         print(f"run: to use them, copy {args.out} to src/games/{FOLDERS[args.game]}/weights.rs")
 
 
+def make_parent(path):
+    parent = os.path.dirname(path)
+    if parent:
+        os.makedirs(parent, exist_ok=True)
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(
         description="Texel tuning of tetrad's evaluation weights.",
@@ -586,6 +592,8 @@ def main(argv=None):
 
     args = ap.parse_args(argv)
     try:
+        if getattr(args, "out", None):
+            make_parent(args.out)
         args.func(args)
     except (TuneError, OSError) as e:
         print(f"tune: {e}", file=sys.stderr)
