@@ -14,3 +14,4 @@ pub mod search;
 pub mod session;
 #[cfg(any(test, feature = "testkit"))]
 pub mod testkit;
+pub mod tune;

@@ -69,6 +69,13 @@ enum Command {
         #[arg(short, long, value_name = "FILE")]
         output: Option<String>,
     },
+    /// Reads position strings (one a line) and writes the evaluation's raw feature vectors, for
+    /// the tuner (`scripts/tune/`; format in `tetrad::tune::features`).
+    Features {
+        /// A game with a tunable evaluation (any case).
+        #[arg(long)]
+        game: String,
+    },
     /// Writes the board layout of a position as JSON (see protocol.md, `board_layout`).
     Layout {
         #[command(flatten)]
@@ -166,6 +173,33 @@ fn main() -> ExitCode {
             }
             Err(e) => {
                 eprintln!("tetrad: bench failed: {e:#}");
+                ExitCode::from(1)
+            }
+        };
+    }
+    if let Some(Command::Features { game }) = &cli.command {
+        let kind = match game.parse::<tetrad::games::GameKind>() {
+            Ok(kind) => kind,
+            Err(e) => {
+                eprintln!("tetrad: features --game: {e}");
+                return ExitCode::from(2);
+            }
+        };
+        let stdout = std::io::stdout();
+        let mut out = std::io::BufWriter::new(stdout.lock());
+        return match tetrad::tune::features(kind, std::io::stdin().lock(), &mut out) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(tetrad::tune::FeaturesError::Io(e))
+                if e.kind() == std::io::ErrorKind::BrokenPipe =>
+            {
+                ExitCode::SUCCESS
+            }
+            Err(e @ tetrad::tune::FeaturesError::NotTunable(_)) => {
+                eprintln!("tetrad: features: {e}");
+                ExitCode::from(2)
+            }
+            Err(e) => {
+                eprintln!("tetrad: features: {e}");
                 ExitCode::from(1)
             }
         };

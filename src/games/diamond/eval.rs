@@ -19,15 +19,35 @@ const UNSTOPPABLE: i32 = 7_000;
 /// Two opponent threats in the movement phase: usually lost, but a capture may break both.
 const DOUBLE_THREAT: i32 = 2_500;
 
-const MATERIAL: i32 = 120;
-/// By corners held in a square the opponent cannot spoil.
-const SQUARE_WEIGHT: [i32; 4] = [0, 6, 24, 70];
-const TEMPO: i32 = 8;
-const MOBILITY: i32 = 3;
-const CAPTURE_NOW: i32 = 70;
-const PIECE_HANGING: i32 = 30;
-const OPP_THREAT: i32 = 40;
-const OPP_FORK_POINT: i32 = 60;
+crate::weight_table! {
+    /// Weights of the evaluation's terms (outside the fixed scores above), per unit from the side
+    /// to move's view. The values the engine plays with are [`WEIGHTS`] (`weights.rs`, written
+    /// by `scripts/tune`).
+    pub struct Weights {
+        /// Per piece on the board or in hand.
+        pub material,
+        /// Per square the side holds one corner of and the opponent cannot spoil.
+        pub square1,
+        /// Per such square with two corners held.
+        pub square2,
+        /// Per such square with three corners held.
+        pub square3,
+        /// Per step available (movement phase).
+        pub mobility,
+        /// The side to move can capture (0 or 1).
+        pub capture_now,
+        /// Per own piece the opponent could capture with one step.
+        pub hanging,
+        /// The opponent has a threat (0 or 1).
+        pub opp_threat,
+        /// Per opponent fork point (at most 3).
+        pub opp_fork_point,
+        /// The side to move still places (0 or 1).
+        pub tempo,
+    }
+}
+
+pub use super::weights::WEIGHTS;
 
 /// What one side could do on its next move.
 #[derive(Default, Clone, Copy)]
@@ -38,8 +58,8 @@ pub struct SideView {
     pub steps: u32,
     /// Enemy pieces it could capture with one step.
     pub capturable: u64,
-    /// Sum of square weights over squares it can still win.
-    pub squares: i32,
+    /// Squares it can still win, by corners held: one, two, three.
+    pub squares: [i32; 3],
     /// Points where a placement would create two threats (placement phase only).
     pub forks: u64,
 }
@@ -71,9 +91,7 @@ pub fn side_view(pos: &Pos, side: usize) -> SideView {
     let one = free & b0 & !b1 & !b2;
     let two = free & !b0 & b1 & !b2;
     let three = free & b0 & b1;
-    v.squares = SQUARE_WEIGHT[1] * one.count_ones() as i32
-        + SQUARE_WEIGHT[2] * two.count_ones() as i32
-        + SQUARE_WEIGHT[3] * three.count_ones() as i32;
+    v.squares = [one, two, three].map(|b| b.count_ones() as i32);
     for ll in Bits(three) {
         let q = square_at(ll);
         let e = q & !own;
@@ -124,44 +142,55 @@ pub fn is_forcing(pos: &Pos) -> bool {
 }
 
 pub fn evaluate(pos: &Pos) -> i32 {
+    match terms(pos) {
+        Terms::Fixed(v) => v,
+        Terms::Weighted(f) => crate::tune::dot(&WEIGHTS.to_array(), &f),
+    }
+}
+
+/// What the evaluation of a position is made of.
+pub enum Terms {
+    /// A decided or nearly decided position: a fixed score.
+    Fixed(i32),
+    /// The raw terms, in [`Weights::NAMES`] order; the score is their weighted sum.
+    Weighted([i32; Weights::LEN]),
+}
+
+pub fn terms(pos: &Pos) -> Terms {
     let s = pos.stm;
     let me = side_view(pos, s);
     if me.threats != 0 {
-        return WIN_NEXT;
+        return Terms::Fixed(WIN_NEXT);
     }
     let them = side_view(pos, s ^ 1);
     let i_place = placing(pos);
     if them.threats.count_ones() >= 2 {
-        return if i_place { -LOSS_NEXT } else { -DOUBLE_THREAT };
+        return Terms::Fixed(if i_place { -LOSS_NEXT } else { -DOUBLE_THREAT });
     }
     if them.threats != 0 && !i_place && !can_stop(pos, them.threats, me.capturable) {
-        return -UNSTOPPABLE;
+        return Terms::Fixed(-UNSTOPPABLE);
     }
     if pos.hand[s] == 1 && pos.hand[s ^ 1] == 0 && last_placement_wins(pos, them.capturable) {
-        return FORK_WIN;
+        return Terms::Fixed(FORK_WIN);
     }
     // The fork needs a second placement to cash in, and an opponent that cannot capture.
     if pos.hand[s] >= 2 && pos.hand[s ^ 1] > 0 && them.threats == 0 && me.forks != 0 {
-        return FORK_WIN;
+        return Terms::Fixed(FORK_WIN);
     }
-    let mut v = 0;
     let material = |side: usize| pos.pieces[side].count_ones() as i32 + pos.hand[side] as i32;
-    v += MATERIAL * (material(s) - material(s ^ 1));
-    v += me.squares - them.squares;
-    v += MOBILITY * (me.steps as i32 - them.steps as i32);
-    if me.capturable != 0 {
-        v += CAPTURE_NOW;
-    }
-    v -= PIECE_HANGING * them.capturable.count_ones() as i32;
-    if them.threats != 0 {
-        v -= OPP_THREAT;
-    }
-    // Every opponent fork point needs an answer; two seldom can be answered with one placement.
-    v -= OPP_FORK_POINT * them.forks.count_ones().min(3) as i32;
-    if i_place {
-        v += TEMPO;
-    }
-    v
+    Terms::Weighted([
+        material(s) - material(s ^ 1),
+        me.squares[0] - them.squares[0],
+        me.squares[1] - them.squares[1],
+        me.squares[2] - them.squares[2],
+        me.steps as i32 - them.steps as i32,
+        i32::from(me.capturable != 0),
+        them.capturable.count_ones() as i32,
+        i32::from(them.threats != 0),
+        // Every opponent fork point needs an answer; two seldom can be answered with one placement.
+        them.forks.count_ones().min(3) as i32,
+        i32::from(i_place),
+    ])
 }
 
 /// The side to move places its last piece while the opponent already steps: is there a

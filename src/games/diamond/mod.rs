@@ -16,6 +16,7 @@ pub mod suites;
 
 #[cfg(test)]
 mod tests;
+mod weights;
 
 use rand::rngs::SmallRng;
 
@@ -118,3 +119,18 @@ impl FastPaths for Diamond {
 }
 
 impl GameOptions for Diamond {}
+
+impl crate::tune::Tunable for Diamond {
+    fn weight_names(&self) -> &'static [&'static str] {
+        eval::Weights::NAMES
+    }
+    fn weights(&self) -> Vec<i32> {
+        eval::WEIGHTS.to_array().to_vec()
+    }
+    fn features(&self, pos: &Pos) -> Option<Vec<i32>> {
+        match eval::terms(pos) {
+            eval::Terms::Weighted(f) => Some(f.to_vec()),
+            eval::Terms::Fixed(_) => None,
+        }
+    }
+}

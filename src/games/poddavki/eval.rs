@@ -15,37 +15,30 @@ use super::board::{king_reach, opposite, shift, slide, step, Bits, Move, Positio
 use super::movegen::{has_capture, FORWARD};
 use crate::games::EVAL_LIMIT;
 
-/// Term weights: value to the owner per unit, in hundredths of a man-sized advantage.
-#[derive(Clone, Copy, Debug)]
-pub struct Weights {
-    /// Per man owned.
-    pub man: i32,
-    /// Per king owned.
-    pub king: i32,
-    /// Per quiet move of a man.
-    pub man_mobility: i32,
-    /// Per quiet move of a king.
-    pub king_mobility: i32,
-    /// Per man that cannot move forward at all.
-    pub jammed: i32,
-    /// Per own piece the opponent could take if it were to move.
-    pub en_prise: i32,
-    /// Per rank a man has advanced.
-    pub advance: i32,
-    /// Per man one step from the far rank that can step onto it.
-    pub crown_risk: i32,
+crate::weight_table! {
+    /// Term weights: value to the owner per unit, in hundredths of a man-sized advantage. The
+    /// values the engine plays with are [`WEIGHTS`] (`weights.rs`, written by `scripts/tune`).
+    pub struct Weights {
+        /// Per man owned.
+        pub man,
+        /// Per king owned.
+        pub king,
+        /// Per quiet move of a man.
+        pub man_mobility,
+        /// Per quiet move of a king.
+        pub king_mobility,
+        /// Per man that cannot move forward at all.
+        pub jammed,
+        /// Per rank a man has advanced.
+        pub advance,
+        /// Per man one step from the far rank that can step onto it.
+        pub crown_risk,
+        /// Per own piece the opponent could take if it were to move.
+        pub en_prise,
+    }
 }
 
-pub const WEIGHTS: Weights = Weights {
-    man: -60,
-    king: -20,
-    man_mobility: 25,
-    king_mobility: 12,
-    jammed: 20,
-    en_prise: 18,
-    advance: -10,
-    crown_risk: -25,
-};
+pub use super::weights::WEIGHTS;
 
 /// One side's standing; higher = closer to winning (losing everything).
 struct SideView {
@@ -112,15 +105,23 @@ fn side_view(p: &Position, side: usize) -> SideView {
     }
 }
 
-/// How good the standing is for its side in giveaway terms.
-fn standing(v: &SideView, w: &Weights) -> i32 {
-    v.men * w.man
-        + v.kings * w.king
-        + v.man_moves * w.man_mobility
-        + v.king_moves * w.king_mobility
-        + v.jammed * w.jammed
-        + v.advance * w.advance
-        + v.crown_risk * w.crown_risk
+/// The raw terms, in [`Weights::NAMES`] order: each the side to move's count minus the
+/// opponent's.
+pub fn features(p: &Position) -> [i32; Weights::LEN] {
+    let us = p.stm;
+    let them = us ^ 1;
+    let (a, b) = (side_view(p, us), side_view(p, them));
+    let en = |side| en_prise(p, side).count_ones() as i32;
+    [
+        a.men - b.men,
+        a.kings - b.kings,
+        a.man_moves - b.man_moves,
+        a.king_moves - b.king_moves,
+        a.jammed - b.jammed,
+        a.advance - b.advance,
+        a.crown_risk - b.crown_risk,
+        en(us) - en(them),
+    ]
 }
 
 /// Score from the side to move's point of view.
@@ -129,37 +130,27 @@ pub fn evaluate(p: &Position) -> i32 {
 }
 
 pub fn evaluate_with(p: &Position, w: &Weights) -> i32 {
-    let us = p.stm;
-    let them = us ^ 1;
-    let mine = side_view(p, us);
-    let theirs = side_view(p, them);
-    let mut v = standing(&mine, w) - standing(&theirs, w);
-    v += w.en_prise * en_prise(p, us).count_ones() as i32;
-    v -= w.en_prise * en_prise(p, them).count_ones() as i32;
-    v.clamp(-(EVAL_LIMIT - 1), EVAL_LIMIT - 1)
+    crate::tune::dot(&w.to_array(), &features(p)).clamp(-(EVAL_LIMIT - 1), EVAL_LIMIT - 1)
 }
 
 /// The terms of [`evaluate`], each the side to move's contribution minus the opponent's; they
 /// add up to it (before the clamp to the evaluation bound).
 pub fn terms(p: &Position) -> Vec<(&'static str, i32)> {
-    let w = &WEIGHTS;
-    let us = p.stm;
-    let them = us ^ 1;
-    let (a, b) = (side_view(p, us), side_view(p, them));
-    let en = |side| en_prise(p, side).count_ones() as i32;
-    vec![
-        ("men", (a.men - b.men) * w.man),
-        ("kings", (a.kings - b.kings) * w.king),
-        ("man mobility", (a.man_moves - b.man_moves) * w.man_mobility),
-        (
-            "king mobility",
-            (a.king_moves - b.king_moves) * w.king_mobility,
-        ),
-        ("jammed men", (a.jammed - b.jammed) * w.jammed),
-        ("advance", (a.advance - b.advance) * w.advance),
-        ("crown risk", (a.crown_risk - b.crown_risk) * w.crown_risk),
-        ("en prise", (en(us) - en(them)) * w.en_prise),
-    ]
+    const LABELS: [&str; Weights::LEN] = [
+        "men",
+        "kings",
+        "man mobility",
+        "king mobility",
+        "jammed men",
+        "advance",
+        "crown risk",
+        "en prise",
+    ];
+    let f = features(p);
+    let w = WEIGHTS.to_array();
+    (0..Weights::LEN)
+        .map(|i| (LABELS[i], f[i] * w[i]))
+        .collect()
 }
 
 /// Captures taking little first (every piece taken from the opponent helps them); quiet moves

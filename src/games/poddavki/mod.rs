@@ -11,6 +11,7 @@ mod playout;
 mod position;
 #[cfg(test)]
 mod tests;
+mod weights;
 
 use rand::rngs::SmallRng;
 
@@ -166,5 +167,17 @@ impl GameOptions for Poddavki {
             GameOption::new("draw_repetition", Kind::Check, self.draw_repetition),
             GameOption::new("draw_no_progress", Kind::Check, self.draw_no_progress),
         ]
+    }
+}
+
+impl crate::tune::Tunable for Poddavki {
+    fn weight_names(&self) -> &'static [&'static str] {
+        eval::Weights::NAMES
+    }
+    fn weights(&self) -> Vec<i32> {
+        eval::WEIGHTS.to_array().to_vec()
+    }
+    fn features(&self, pos: &Position) -> Option<Vec<i32>> {
+        Some(eval::features(pos).to_vec())
     }
 }

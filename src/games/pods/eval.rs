@@ -79,30 +79,52 @@ fn at_risk(t: &Tables, pos: &Pos, colour: usize) -> i32 {
     n
 }
 
+crate::weight_table! {
+    /// Weights of the advanced evaluation's terms, per unit from the side to move's view. The
+    /// values the engine plays with are [`WEIGHTS`] (`weights.rs`, written by `scripts/tune`).
+    pub struct Weights {
+        /// Per pod the opponent has in hand more than the side to move.
+        pub hand,
+        /// Per own pod more than the opponent's that one enemy move could block off the board.
+        pub at_risk,
+        /// Per move more than the opponent's (the difference capped at 60 either way).
+        pub mobility,
+        /// The side to move has pods in hand and no placement (0 or 1).
+        pub stuck,
+        /// The opponent has pods in hand and no placement (0 or 1).
+        pub opp_stuck,
+    }
+}
+
+pub use super::weights::WEIGHTS;
+
 /// Advanced Pods is won by emptying the hand: fewer pods in hand is the main term, then pods
 /// that one enemy move could block off the board, then mobility.
 pub fn advanced(t: &Tables, pos: &Pos) -> i32 {
+    crate::tune::dot(&WEIGHTS.to_array(), &advanced_features(t, pos)).clamp(-CLAMP, CLAMP)
+}
+
+/// The raw terms of [`advanced`], in [`Weights::NAMES`] order.
+pub fn advanced_features(t: &Tables, pos: &Pos) -> [i32; Weights::LEN] {
     let me = usize::from(pos.side);
     let op = me ^ 1;
     let hand_me = pos.hand[me].count_ones() as i32;
     let hand_op = pos.hand[op].count_ones() as i32;
     let mob_me = t.count_moves(pos, me, true) as i32;
     let mob_op = t.count_moves(pos, op, true) as i32;
-    let risk = at_risk(t, pos, me) - at_risk(t, pos, op);
-    let mut v = 100 * (hand_op - hand_me) - 30 * risk + 3 * (mob_me - mob_op).clamp(-60, 60);
     // A hand that cannot be placed from is stuck until the board changes.
     let stuck = |colour: usize| {
         let mut any = false;
         t.for_each_placement(pos, colour, true, |_, _| any = true);
         pos.hand[colour] != 0 && !any
     };
-    if stuck(me) {
-        v -= 40;
-    }
-    if stuck(op) {
-        v += 40;
-    }
-    v.clamp(-CLAMP, CLAMP)
+    [
+        hand_op - hand_me,
+        at_risk(t, pos, me) - at_risk(t, pos, op),
+        (mob_me - mob_op).clamp(-60, 60),
+        i32::from(stuck(me)),
+        i32::from(stuck(op)),
+    ]
 }
 
 /// Placements that attack many empty points take room from the opponent; in advanced play,

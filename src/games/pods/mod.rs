@@ -27,6 +27,7 @@ pub mod position;
 pub mod solver;
 #[cfg(test)]
 mod tests;
+mod weights;
 
 use board::Tables;
 pub use data::{DataError, PodsData};
@@ -300,5 +301,19 @@ impl GameOptions for Pods {
                 self.solver_nodes,
             ),
         ]
+    }
+}
+
+/// Advanced Pods only: the standard evaluation leans on the solver.
+impl crate::tune::Tunable for Pods {
+    fn weight_names(&self) -> &'static [&'static str] {
+        eval::Weights::NAMES
+    }
+    fn weights(&self) -> Vec<i32> {
+        eval::WEIGHTS.to_array().to_vec()
+    }
+    fn features(&self, pos: &Pos) -> Option<Vec<i32>> {
+        self.advanced()
+            .then(|| eval::advanced_features(&self.tables, pos).to_vec())
     }
 }

@@ -94,11 +94,13 @@ fn square_features_match_a_plain_loop_over_the_squares() {
             let v = side_view(p, side);
             let own = p.pieces[side];
             let spoil = p.pieces[side ^ 1] | p.neutral;
-            let mut squares = 0;
+            let mut squares = [0; 3];
             let mut threats = 0u64;
             for &q in TABLES.squares.iter().filter(|&&q| q & spoil == 0) {
                 let n = (q & own).count_ones() as usize;
-                squares += [0, 6, 24, 70, 0][n];
+                if (1..=3).contains(&n) {
+                    squares[n - 1] += 1;
+                }
                 if n == 3 {
                     let e = q & !own;
                     let feeder = Bits(own & !q).any(|f| adj(f) & e != 0);

@@ -1,0 +1,15 @@
+//! Evaluation weights of `poddavki`: written by `scripts/tune/tune.py write`.
+//! The fit and its match results are in docs/strength.md ("Tuning").
+
+use super::eval::Weights;
+
+pub const WEIGHTS: Weights = Weights {
+    man: -60,
+    king: -20,
+    man_mobility: 25,
+    king_mobility: 12,
+    jammed: 20,
+    advance: -10,
+    crown_risk: -25,
+    en_prise: 18,
+};

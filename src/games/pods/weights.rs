@@ -1,0 +1,12 @@
+//! Evaluation weights of `pods-advanced`: written by `scripts/tune/tune.py write`.
+//! The fit and its match results are in docs/strength.md ("Tuning").
+
+use super::eval::Weights;
+
+pub const WEIGHTS: Weights = Weights {
+    hand: 83,
+    at_risk: -8,
+    mobility: 7,
+    stuck: -60,
+    opp_stuck: 82,
+};
