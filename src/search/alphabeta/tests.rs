@@ -7,27 +7,34 @@ use crate::games::{RuleError, Side};
 use crate::testkit::nim::{Nim, NimPos};
 use crate::testkit::{self, negamax};
 
-fn run(stones: u32, limits: Limits) -> SearchResult<u32> {
-    let game = Nim;
-    let pos = NimPos {
-        stones,
-        side: Side::P1,
-    };
+/// One search of `pos` on a fresh small table, never stopped from outside.
+fn search_with<G: Game>(game: &G, pos: &G::Pos, params: Params) -> SearchResult<G::Move> {
     let mut tt = Table::new(1);
     let stop = AtomicBool::new(false);
-    let params = Params {
-        limits,
-        ..Params::default()
-    };
     search(
-        &game,
-        &pos,
-        &DrawTracker::new(game.hash(&pos)),
+        game,
+        pos,
+        &DrawTracker::new(game.hash(pos)),
         &mut tt,
         &stop,
         &params,
         |_| {},
     )
+}
+
+fn nim(stones: u32) -> NimPos {
+    NimPos {
+        stones,
+        side: Side::P1,
+    }
+}
+
+fn run(stones: u32, limits: Limits) -> SearchResult<u32> {
+    let params = Params {
+        limits,
+        ..Params::default()
+    };
+    search_with(&Nim, &nim(stones), params)
 }
 
 fn depth(d: u32) -> Limits {
@@ -112,22 +119,12 @@ fn run_threads<G: Game>(
     limits: Limits,
     threads: usize,
 ) -> SearchResult<G::Move> {
-    let mut tt = Table::new(1);
-    let stop = AtomicBool::new(false);
     let params = Params {
         limits,
         threads,
         ..Params::default()
     };
-    search(
-        game,
-        pos,
-        &DrawTracker::new(game.hash(pos)),
-        &mut tt,
-        &stop,
-        &params,
-        |_| {},
-    )
+    search_with(game, pos, params)
 }
 
 #[test]
@@ -261,27 +258,12 @@ fn a_panic_in_a_helper_ends_every_thread_and_comes_back_to_the_caller() {
 }
 
 fn run_lines(stones: u32, multipv: usize) -> SearchResult<u32> {
-    let game = Nim;
-    let pos = NimPos {
-        stones,
-        side: Side::P1,
-    };
-    let mut tt = Table::new(1);
-    let stop = AtomicBool::new(false);
     let params = Params {
         limits: depth(20),
         multipv,
         ..Params::default()
     };
-    search(
-        &game,
-        &pos,
-        &DrawTracker::new(game.hash(&pos)),
-        &mut tt,
-        &stop,
-        &params,
-        |_| {},
-    )
+    search_with(&Nim, &nim(stones), params)
 }
 
 #[test]
