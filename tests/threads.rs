@@ -130,3 +130,34 @@ fn bench_threads_compares_each_search_with_one_thread() {
         .expect("runs");
     assert_eq!(refused.status.code(), Some(2));
 }
+
+/// Whichever thread's iteration is taken, the last `info` line before the move is the move's
+/// line: its PV starts with the move, and no depth goes back.
+#[test]
+fn the_last_info_line_is_the_moves_line_with_threads() {
+    let mut e = Engine::start(&[]);
+    e.send("ugi");
+    e.until("ugiok");
+    e.send("setoption name Threads value 2");
+    for game in GAMES {
+        e.send(&format!("setoption name UCI_Variant value {game}"));
+        e.send("position startpos");
+        e.send("go nodes 30000");
+        let lines = e.until("bestmove");
+        let infos: Vec<&String> = lines
+            .iter()
+            .filter(|l| l.starts_with("info depth"))
+            .collect();
+        let best = lines.last().and_then(|l| l.split(' ').nth(1));
+        let last_pv = infos
+            .last()
+            .and_then(|l| l.split(" pv ").nth(1))
+            .and_then(|pv| pv.split(' ').next());
+        assert!(best.is_some() && best == last_pv, "{game}: {lines:?}");
+        let depths: Vec<u32> = infos
+            .iter()
+            .filter_map(|l| l.split(' ').nth(2)?.parse().ok())
+            .collect();
+        assert!(depths.windows(2).all(|w| w[0] < w[1]), "{game}: {lines:?}");
+    }
+}

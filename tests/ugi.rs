@@ -489,6 +489,28 @@ fn ponder_sessions_end_with_one_legal_bestmove_in_every_game() {
     }
 }
 
+/// A search whose PV is one move long still names the expected reply when the table knows the
+/// position after its move: here the earlier, deeper search left it there.
+#[test]
+fn a_one_move_pv_takes_the_expected_reply_from_the_table() {
+    for game in GAMES {
+        let mut e = ugi_engine(game);
+        e.send("setoption name Ponder value true");
+        e.send("position startpos");
+        e.send("go depth 4");
+        one_bestmove(&mut e);
+        e.send("go depth 1");
+        let lines = e.until("bestmove");
+        let pv_len = lines
+            .iter()
+            .rfind(|l| l.starts_with("info depth 1 "))
+            .map(|l| pv_of(l).len());
+        assert_eq!(pv_len, Some(1), "{game}: {lines:?}");
+        let best = lines.last().expect("bestmove");
+        check_bestmove(game, &[], best, Some(true));
+    }
+}
+
 #[test]
 fn a_pondering_search_holds_its_bestmove_until_ponderhit() {
     let mut e = ugi_engine("poddavki");

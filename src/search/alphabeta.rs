@@ -18,7 +18,7 @@ use rand::SeedableRng;
 
 use super::movepick::MoveOrder;
 use super::time::{Deadlines, Limits};
-use super::tt::{Bound, Table};
+use super::tt::{Bound, MoveCode, Table};
 use crate::games::prelude::*;
 use crate::games::{self, DrawRules, DrawTracker, Outcome, Terminal, EVAL_LIMIT};
 
@@ -225,21 +225,52 @@ impl<G: Game> Searcher<'_, G> {
     }
 
     /// A helper thread's iterative deepening: no reports, depths as [`SKIP_SIZE`] says, until
-    /// the main thread halts it or the last depth is done.
-    fn helper(&mut self, pos: &G::Pos, max_depth: u32) -> u64 {
+    /// the main thread halts it or the last depth is done. Returns its nodes and its last
+    /// completed iteration, which may be deeper than the main thread's.
+    fn helper(&mut self, pos: &G::Pos, max_depth: u32) -> HelperResult<G::Move> {
         let j = (self.id - 1) % SKIP_SIZE.len();
+        let mut completed = None;
         for depth in 1..=max_depth {
             if (depth + SKIP_PHASE[j]) / SKIP_SIZE[j] % 2 == 1 && depth < max_depth {
                 continue;
             }
             self.seldepth = 0;
-            self.negamax(pos, depth as i32, 0, -INF, INF);
+            let score = self.negamax(pos, depth as i32, 0, -INF, INF);
             if self.aborted {
                 break;
             }
+            if !self.pv[0].is_empty() {
+                let pv = self.pv[0].clone();
+                completed = Some((PvLine { score, depth, pv }, self.seldepth));
+            }
         }
         self.counters[self.id].store(self.nodes, Ordering::Relaxed);
-        self.nodes
+        HelperResult {
+            nodes: self.nodes,
+            completed,
+        }
+    }
+
+    /// The report of a line of this (main) thread's search at `depth`; `first_of_many`: the
+    /// line is MultiPV's first.
+    fn info(
+        &self,
+        depth: u32,
+        score: i32,
+        pv: &[G::Move],
+        start: Instant,
+        first_of_many: bool,
+    ) -> Info<G::Move> {
+        Info {
+            depth,
+            seldepth: self.seldepth,
+            score,
+            nodes: self.nodes + self.helper_nodes(),
+            elapsed_ms: start.elapsed().as_millis() as u64,
+            pv: pv.to_vec(),
+            hashfull: self.tt.hashfull(),
+            multipv: first_of_many.then_some(1),
+        }
     }
 
     fn pondering(&self) -> bool {
@@ -419,8 +450,9 @@ pub fn search<G: Game>(
     tt: &mut Table<G::Move>,
     stop: &AtomicBool,
     params: &Params,
-    on_info: impl FnMut(&Info<G::Move>),
+    mut on_info: impl FnMut(&Info<G::Move>),
 ) -> SearchResult<G::Move> {
+    let started = params.started.unwrap_or_else(Instant::now);
     tt.new_search();
     let tt: &Table<G::Move> = tt;
     let threads = params.threads.clamp(1, MAX_THREADS);
@@ -468,17 +500,28 @@ pub fn search<G: Game>(
                     tt,
                     &shared,
                     params,
-                    on_info,
+                    &mut on_info,
                     start_helpers,
                 )
             }))
         };
         let mut failure = None;
+        let mut deeper: Option<(PvLine<G::Move>, u32)> = None;
         for h in helpers {
             match h.join() {
-                Ok(n) => {
+                Ok(h) => {
                     if let Ok(r) = &mut result {
-                        r.nodes += n;
+                        r.nodes += h.nodes;
+                    }
+                    // Stockfish's rule (before voting): a helper's iteration is taken over the
+                    // main thread's only when it went deeper and scored higher.
+                    if let (Ok(r), Some((line, seldepth))) = (&result, h.completed) {
+                        let best = deeper
+                            .as_ref()
+                            .map_or((r.depth, r.score), |(l, _)| (l.depth, l.score));
+                        if line.depth > best.0 && line.score > best.1 {
+                            deeper = Some((line, seldepth));
+                        }
                     }
                 }
                 Err(panic) => failure = failure.or(Some(panic)),
@@ -486,9 +529,56 @@ pub fn search<G: Game>(
         }
         match (result, failure) {
             (Err(panic), _) | (Ok(_), Some(panic)) => resume_unwind(panic),
-            (Ok(r), None) => r,
+            (Ok(mut r), None) => {
+                if let Some((line, seldepth)) = deeper.filter(|_| params.multipv <= 1) {
+                    on_info(&Info {
+                        depth: line.depth,
+                        seldepth,
+                        score: line.score,
+                        nodes: r.nodes,
+                        elapsed_ms: started.elapsed().as_millis() as u64,
+                        pv: line.pv.clone(),
+                        hashfull: tt.hashfull(),
+                        multipv: None,
+                    });
+                    r.best = line.pv.first().copied();
+                    r.pv = line.pv.clone();
+                    r.score = line.score;
+                    r.depth = line.depth;
+                    r.lines = vec![line];
+                }
+                if r.pv.len() == 1 {
+                    extend_from_table(game, pos, tt, &mut r.pv);
+                }
+                r
+            }
         }
     })
+}
+
+/// A one-move PV (the search stopped before the reply's line was searched) gets the table's
+/// move for the position after it, when that move is legal there, so that the expected reply
+/// (`bestmove M ponder P`) is known as often as it can be.
+fn extend_from_table<G: Game>(game: &G, pos: &G::Pos, tt: &Table<G::Move>, pv: &mut Vec<G::Move>) {
+    let child = game.make(pos, pv[0]);
+    if game.terminal(&child).is_some() {
+        return;
+    }
+    let Some(code) = tt.probe(game.hash(&child)).and_then(|e| e.mv) else {
+        return;
+    };
+    let mut moves = Vec::new();
+    game.legal_moves(&child, &mut moves);
+    if let Some(&m) = moves.iter().find(|m| MoveCode::of(*m) == code) {
+        pv.push(m);
+    }
+}
+
+/// What a helper thread hands back when it ends.
+struct HelperResult<M> {
+    nodes: u64,
+    /// Its last completed iteration and that iteration's selective depth.
+    completed: Option<(PvLine<M>, u32)>,
 }
 
 /// What the threads of one search share besides the game and the table.
@@ -562,7 +652,7 @@ fn iterate<'a, G: Game>(
     tt: &'a Table<G::Move>,
     shared: &Shared<'a>,
     params: &Params,
-    mut on_info: impl FnMut(&Info<G::Move>),
+    on_info: &mut impl FnMut(&Info<G::Move>),
     start_helpers: impl FnOnce(&[G::Move], u32, Instant),
 ) -> SearchResult<G::Move> {
     let start = params.started.unwrap_or_else(Instant::now);
@@ -619,6 +709,10 @@ fn iterate<'a, G: Game>(
                 // Root moves searched to the end in the cut-short iteration (previous best
                 // first) are better informed than the previous iteration.
                 if let Some(&m) = pv.first().filter(|_| k == 0) {
+                    if result.best != Some(m) {
+                        // The move changed since the last report: the GUI sees its line.
+                        on_info(&s.info(depth, score, &pv, start, params.multipv > 1));
+                    }
                     result.best = Some(m);
                     result.pv = pv;
                     result.score = score;
@@ -636,6 +730,9 @@ fn iterate<'a, G: Game>(
         if s.aborted {
             if let Some(best) = lines.first() {
                 // The best line of the cut-short iteration saw every root move.
+                if result.best != best.pv.first().copied() {
+                    on_info(&s.info(depth, best.score, &best.pv, start, true));
+                }
                 result.best = best.pv.first().copied();
                 result.pv = best.pv.clone();
                 result.score = best.score;
@@ -652,17 +749,10 @@ fn iterate<'a, G: Game>(
         result.score = best.score;
         result.depth = depth;
         result.nodes = s.nodes;
-        let elapsed_ms = start.elapsed().as_millis() as u64;
         for (k, line) in lines.iter().enumerate() {
             on_info(&Info {
-                depth,
-                seldepth: s.seldepth,
-                score: line.score,
-                nodes: s.nodes + s.helper_nodes(),
-                elapsed_ms,
-                pv: line.pv.clone(),
-                hashfull: s.tt.hashfull(),
                 multipv: (params.multipv > 1).then_some(k as u32 + 1),
+                ..s.info(depth, line.score, &line.pv, start, false)
             });
         }
         let proven = lines
