@@ -4,7 +4,8 @@
 //!
 //! `--threads N` (N > 1) runs only the fixed-depth searches, each with one thread and then with
 //! N threads on a fresh table, and prints the time to the depth of both and their ratio (the
-//! Lazy SMP speed-up), with the geometric mean over the items at the end.
+//! Lazy SMP speed-up), with the geometric mean over the items at the end; `--repeat R` takes
+//! the median of R runs of each, as times with several threads vary from run to run.
 
 use std::io::Write;
 use std::sync::atomic::AtomicBool;
@@ -91,6 +92,9 @@ pub struct Settings {
     pub threads: usize,
     /// Search depth of every search item instead of the game's workload depth.
     pub depth: Option<u32>,
+    /// With `threads` above 1: how many times each search runs with each thread count (the
+    /// median time counts); 0 and 1 both mean once.
+    pub repeat: usize,
 }
 
 #[derive(Default, Debug, Clone)]
@@ -183,7 +187,11 @@ fn bench_threads<G: Game>(
     for (label, pos) in &positions(game, w) {
         let mut secs = [0.0; 2];
         for (i, threads) in [1, settings.threads].into_iter().enumerate() {
-            let (r, s) = timed_search(game, pos, depth, threads);
+            let mut runs: Vec<_> = (0..settings.repeat.max(1))
+                .map(|_| timed_search(game, pos, depth, threads))
+                .collect();
+            runs.sort_by(|a, b| a.1.total_cmp(&b.1));
+            let (r, s) = runs.swap_remove(runs.len() / 2);
             secs[i] = s;
             t.search_nodes += r.nodes;
             t.seconds += s;
@@ -197,9 +205,13 @@ fn bench_threads<G: Game>(
         }
         let speedup = secs[0] / secs[1].max(1e-9);
         t.speedups.push(speedup);
+        let median = match settings.repeat {
+            0 | 1 => String::new(),
+            n => format!(" (medians of {n} runs)"),
+        };
         writeln!(
             out,
-            "{name:<14} search {label:<5} time to depth {depth}: 1 thread {:.3} s, {} threads {:.3} s, speed-up {speedup:.2}",
+            "{name:<14} search {label:<5} time to depth {depth}: 1 thread {:.3} s, {} threads {:.3} s, speed-up {speedup:.2}{median}",
             secs[0], settings.threads, secs[1]
         )?;
     }

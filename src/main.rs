@@ -60,6 +60,10 @@ enum Command {
         /// Search depth of every search item (default: each game's own).
         #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100))]
         depth: Option<u32>,
+        /// With --threads: each search this many times with each thread count, the median time
+        /// taken (times with several threads vary from run to run).
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=100))]
+        repeat: u16,
     },
     /// Writes a picture of a position as SVG (see protocol.md, `showboard svg`).
     Render {
@@ -144,6 +148,7 @@ fn main() -> ExitCode {
         game,
         threads,
         depth,
+        repeat,
     }) = &cli.command
     {
         let registry = Registry::builtin();
@@ -161,6 +166,7 @@ fn main() -> ExitCode {
             quick: *quick,
             threads: usize::from(*threads),
             depth: *depth,
+            repeat: usize::from(*repeat),
         };
         return match tetrad::bench::run(games, settings, &mut out) {
             Ok(_) => ExitCode::SUCCESS,

@@ -103,7 +103,16 @@ fn two_to_four_threads_answer_a_legal_move_in_every_game() {
 #[test]
 fn bench_threads_compares_each_search_with_one_thread() {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_tetrad"))
-        .args(["bench", "--quick", "--game", "poddavki", "--threads", "2"])
+        .args([
+            "bench",
+            "--quick",
+            "--game",
+            "poddavki",
+            "--threads",
+            "2",
+            "--repeat",
+            "3",
+        ])
         .output()
         .expect("runs");
     assert_eq!(out.status.code(), Some(0));
@@ -116,7 +125,21 @@ fn bench_threads_compares_each_search_with_one_thread() {
                 "{label} {threads}: {text}"
             );
         }
-        assert!(text.contains(&format!("search {label} time to depth 7: 1 thread")));
+        let ratio = text
+            .lines()
+            .find(|l| l.contains(&format!("search {label} time to depth 7: 1 thread")));
+        assert!(
+            ratio.is_some_and(|l| l.ends_with("(medians of 3 runs)")),
+            "{text}"
+        );
+        // One line per thread count (its median run), however many runs.
+        assert_eq!(
+            text.lines()
+                .filter(|l| l.contains(&format!("search {label} depth")))
+                .count(),
+            2,
+            "{text}"
+        );
     }
     assert!(text.contains("Speed-up           : "), "{text}");
     // Node counts of several threads vary: no signature, and no perft or playouts.

@@ -113,6 +113,7 @@ fn the_bench_runs_the_toy_game() {
         quick: true,
         threads: 1,
         depth: None,
+        repeat: 1,
     };
     let totals = bench::run([entry], settings, &mut out).expect("bench");
     let text = String::from_utf8(out).unwrap();
