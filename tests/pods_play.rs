@@ -3,7 +3,8 @@
 //! against a random mover and the greedy baselines, alternating colours and rotations.
 //!
 //! Full 100-game matches at 100 ms per move (minutes each), one at a time:
-//! `cargo test --release --test pods_play -- --ignored --test-threads 1 full_`
+//! `cargo test --release --test pods_play -- --ignored --test-threads 1 full_` (the second-mover
+//! match alone: `... full_standard_second_vs_greedy_100ms`)
 
 mod baselines;
 mod common;
@@ -12,8 +13,8 @@ mod pods_baselines;
 use baselines::{movetime, node_limit, Score};
 use common::Engine;
 use pods_baselines::{
-    advanced_greedy_move, in_hand, in_play, play_between, plies_left_bound, rotation_of, schedule,
-    standard_greedy_move, start_string, Player, Solver, ROTATIONS,
+    advanced_greedy_move, in_hand, in_play, play_between, play_seated, plies_left_bound,
+    rotation_of, schedule, standard_greedy_move, start_string, Player, Solver, ROTATIONS,
 };
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -305,6 +306,25 @@ fn quick_standard_vs_greedy() {
     assert!(s.wins >= 15, "{s}");
 }
 
+/// The second mover (Black) alone: the first mover seems to win by force, so this is the
+/// harder half of the match above.
+#[test]
+fn quick_standard_second_vs_greedy() {
+    let s = report(
+        "pods standard 2000 nodes as Black vs greedy, 20 games",
+        play_seated(
+            false,
+            Player::Engine(node_limit(2_000)),
+            Player::Greedy,
+            20,
+            15,
+            MAX_PLIES,
+            Some(Side::P2),
+        ),
+    );
+    assert!(s.wins >= 19, "{s}");
+}
+
 #[test]
 fn quick_advanced_vs_random() {
     let s = report(
@@ -343,6 +363,25 @@ fn full_standard_vs_greedy_100ms() {
         engine_vs(false, Player::Greedy, movetime(100), 100, 4032),
     );
     assert!(s.wins >= 75, "{s}");
+}
+
+/// The second-mover criterion: Black in every game, the rotation turning each game.
+#[test]
+#[ignore]
+fn full_standard_second_vs_greedy_100ms() {
+    let s = report(
+        "pods standard 100 ms as Black vs greedy, 100 games",
+        play_seated(
+            false,
+            Player::Engine(movetime(100)),
+            Player::Greedy,
+            100,
+            4035,
+            MAX_PLIES,
+            Some(Side::P2),
+        ),
+    );
+    assert!(s.wins >= 95, "{s}");
 }
 
 #[test]

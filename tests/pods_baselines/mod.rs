@@ -263,11 +263,28 @@ pub fn play_between(
     seed: u64,
     max_plies: u32,
 ) -> Score {
+    play_seated(advanced, a, b, games, seed, max_plies, None)
+}
+
+/// [`play_between`] with `a` always on `seat` when one is given (the rotation then turns every
+/// game), so a match can measure one colour alone.
+pub fn play_seated(
+    advanced: bool,
+    a: Player,
+    b: Player,
+    games: u32,
+    seed: u64,
+    max_plies: u32,
+    seat: Option<Side>,
+) -> Score {
     let name = game_name(advanced);
     let mut rng = SmallRng::seed_from_u64(seed);
     let mut score = Score::default();
     for i in 0..games {
-        let (a_side, rotation) = schedule(i);
+        let (a_side, rotation) = match seat {
+            Some(side) => (side, ROTATIONS[(i % 4) as usize]),
+            None => schedule(i),
+        };
         let mut g = name
             .parse::<tetrad::games::GameKind>()
             .expect("game exists")

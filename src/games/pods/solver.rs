@@ -4,7 +4,7 @@
 //! search's own call gives it a way to ask for the clock, so a root proof never overruns a move's
 //! time.
 
-use super::board::Tables;
+use super::board::{Tables, POINTS};
 use super::movegen::PodsMove;
 use super::position::Pos;
 use super::Pods;
@@ -60,17 +60,35 @@ impl SolveCache {
     }
 }
 
+/// A transposition entry: the hash with its low byte replaced by the verdict (bit 0) and the
+/// work that proved it (bits 1-7, the bit length of the subtree's node count, at least 1), so an
+/// all-zero entry is empty.
 const EMPTY: u64 = 0;
+const KEY_MASK: u64 = !0xff;
+/// Entries per bucket: a new verdict replaces the one that cost less to prove, so the few
+/// expensive proofs near the root survive the flood of cheap ones near the leaves.
+const WAYS: usize = 2;
+/// Below this many empty points the exact reply count is not worth its cost as an ordering key.
+const COUNT_ORDER_EMPTY: u32 = 16;
+/// The largest transposition table [`solve_until`] allocates for the root solver (32 MiB).
+const ROOT_TABLE_ENTRIES: u64 = 1 << 22;
+
+/// Counters of one solve.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    pub nodes: u64,
+    /// Verdicts taken from the transposition table (the position itself or a child).
+    pub tt_hits: u64,
+}
 
 struct Solver<'a> {
     t: &'a Tables,
     interrupt: &'a dyn Fn() -> bool,
     interrupted: bool,
-    /// Hash with its two low bits replaced by "used" (bit 1) and the verdict (bit 0), so an
-    /// all-zero slot is empty.
     tt: Vec<u64>,
+    /// Buckets − 1 (a power of two).
     mask: usize,
-    nodes: u64,
+    stats: Stats,
     limit: u64,
     /// Last refutation found at each ply: siblings are often refuted by the same move, and
     /// trying it first saves the cost of ordering.
@@ -81,27 +99,85 @@ struct Solver<'a> {
 const MAX_PLIES: usize = 40;
 
 impl Solver<'_> {
-    fn probe(&self, hash: u64) -> Option<bool> {
-        let e = self.tt[(hash as usize) & self.mask];
-        if e != EMPTY && (e & !3) == (hash & !3) {
-            Some(e & 1 == 1)
-        } else {
-            None
+    #[inline]
+    fn bucket(&self, hash: u64) -> usize {
+        ((hash >> 8) as usize & self.mask) * WAYS
+    }
+
+    fn probe(&mut self, hash: u64) -> Option<bool> {
+        let b = self.bucket(hash);
+        let hit = self.tt[b..b + WAYS]
+            .iter()
+            .find(|&&e| e != EMPTY && (e & KEY_MASK) == (hash & KEY_MASK))
+            .map(|&e| e & 1 == 1);
+        if hit.is_some() {
+            self.stats.tt_hits += 1;
         }
+        hit
     }
 
-    fn store(&mut self, hash: u64, win: bool) {
-        let idx = (hash as usize) & self.mask;
-        self.tt[idx] = (hash & !3) | 2 | u64::from(win);
+    fn store(&mut self, hash: u64, win: bool, work: u64) {
+        let b = self.bucket(hash);
+        let work = u64::from(64 - work.leading_zeros()).clamp(1, 127);
+        let entry = (hash & KEY_MASK) | (work << 1) | u64::from(win);
+        let slots = &mut self.tt[b..b + WAYS];
+        let i = slots
+            .iter()
+            .position(|&e| e == EMPTY || (e & KEY_MASK) == (hash & KEY_MASK))
+            .unwrap_or_else(|| {
+                if slots[0] & 0xfe <= slots[1] & 0xfe {
+                    0
+                } else {
+                    1
+                }
+            });
+        slots[i] = entry;
     }
 
-    fn won(&mut self, pos: &Pos, ply: usize, m: PodsMove, best: Option<&mut Option<PodsMove>>) {
-        self.store(pos.hash, true);
+    fn won(
+        &mut self,
+        pos: &Pos,
+        ply: usize,
+        m: PodsMove,
+        work: u64,
+        best: Option<&mut Option<PodsMove>>,
+    ) {
+        self.store(pos.hash, true, work);
         if let Some(k) = self.killers.get_mut(ply) {
             *k = Some(m);
         }
         if let Some(b) = best {
             *b = Some(m);
+        }
+    }
+
+    /// Ordering keys of the moves (larger first) when counting replies is too dear: the
+    /// opponent's placements the move takes away (the point itself and the points the new pod
+    /// attacks). Ties keep the generation order (the sorts are stable).
+    fn cheap_keys(&self, pos: &Pos, moves: &[PodsMove], keys: &mut Vec<(u64, PodsMove)>) {
+        let me = usize::from(pos.side);
+        let mut theirs = [0u8; POINTS];
+        let mut their_pts = 0u64;
+        self.t.for_each_placement(pos, me ^ 1, false, |q, pods| {
+            theirs[q] = pods.count_ones() as u8;
+            their_pts |= 1 << q;
+        });
+        let g = self.t.geo(pos);
+        let occ = pos.all();
+        for &m in moves {
+            let PodsMove::Place { pod, to } = m else {
+                continue;
+            };
+            let (pod, to) = (usize::from(pod), usize::from(to));
+            let att = self.t.attacks_from(g, me, pod, to, occ | 1 << to);
+            let mut gone = (att | 1 << to) & their_pts;
+            let mut taken = 0u64;
+            while gone != 0 {
+                let q = gone.trailing_zeros() as usize;
+                gone &= gone - 1;
+                taken += u64::from(theirs[q]);
+            }
+            keys.push((taken, m));
         }
     }
 
@@ -118,11 +194,12 @@ impl Solver<'_> {
                 return Some(v);
             }
         }
-        self.nodes += 1;
-        if self.nodes > self.limit {
+        self.stats.nodes += 1;
+        let start = self.stats.nodes;
+        if self.stats.nodes > self.limit {
             return None;
         }
-        if self.nodes.is_multiple_of(INTERRUPT_EVERY) && (self.interrupt)() {
+        if self.stats.nodes.is_multiple_of(INTERRUPT_EVERY) && (self.interrupt)() {
             self.interrupted = true;
             return None;
         }
@@ -133,36 +210,54 @@ impl Solver<'_> {
         if let Some(k) = killer.filter(|k| moves.contains(k)) {
             let child = self.t.make(pos, k, false);
             if !self.solve(&child, ply + 1, None)? {
-                self.won(pos, ply, k, best);
+                self.won(pos, ply, k, self.stats.nodes - start + 1, best);
                 return Some(true);
             }
         }
-        let mut kids: Vec<(u32, PodsMove, Pos)> = Vec::with_capacity(moves.len());
-        for &m in &moves {
-            if Some(m) == killer {
-                continue;
+        // Many points left: fewest replies first (the game is lost by whoever runs out of
+        // placements), worth a move generation per child. Few left: the cheap estimate.
+        let mut kids: Vec<(u64, PodsMove, Pos)> = Vec::with_capacity(moves.len());
+        if POINTS as u32 - pos.all().count_ones() >= COUNT_ORDER_EMPTY {
+            for &m in &moves {
+                if Some(m) == killer {
+                    continue;
+                }
+                let child = self.t.make(pos, m, false);
+                if self.probe(child.hash) == Some(false) {
+                    self.won(pos, ply, m, 1, best);
+                    return Some(true);
+                }
+                let replies = self.t.count_moves(&child, me ^ 1, false);
+                if replies == 0 {
+                    self.won(pos, ply, m, 1, best);
+                    return Some(true);
+                }
+                kids.push((u64::from(replies), m, child));
             }
-            let child = self.t.make(pos, m, false);
-            if self.probe(child.hash) == Some(false) {
-                self.won(pos, ply, m, best);
-                return Some(true);
+            kids.sort_by_key(|k| k.0);
+        } else {
+            let mut keys = Vec::with_capacity(moves.len());
+            self.cheap_keys(pos, &moves, &mut keys);
+            keys.sort_by_key(|k| std::cmp::Reverse(k.0));
+            for &(key, m) in &keys {
+                if Some(m) == killer {
+                    continue;
+                }
+                let child = self.t.make(pos, m, false);
+                if self.probe(child.hash) == Some(false) {
+                    self.won(pos, ply, m, 1, best);
+                    return Some(true);
+                }
+                kids.push((key, m, child));
             }
-            // Fewest replies first: the game is lost by whoever runs out of placements.
-            let replies = self.t.count_moves(&child, me ^ 1, false);
-            if replies == 0 {
-                self.won(pos, ply, m, best);
-                return Some(true);
-            }
-            kids.push((replies, m, child));
         }
-        kids.sort_by_key(|k| k.0);
         for (_, m, child) in &kids {
             if !self.solve(child, ply + 1, None)? {
-                self.won(pos, ply, *m, best);
+                self.won(pos, ply, *m, self.stats.nodes - start + 1, best);
                 return Some(true);
             }
         }
-        self.store(pos.hash, false);
+        self.store(pos.hash, false, self.stats.nodes - start + 1);
         if let Some(b) = best {
             *b = moves.first().copied();
         }
@@ -198,30 +293,45 @@ pub fn solve_until(
     interrupt: &dyn Fn() -> bool,
 ) -> Verdict {
     // Room for every node the budget allows, within 32 MiB.
-    let size = node_limit
+    let entries = node_limit
         .saturating_mul(4)
-        .clamp(1 << 10, 1 << 22)
-        .next_power_of_two() as usize;
+        .clamp(1 << 10, ROOT_TABLE_ENTRIES);
+    solve_with_table(t, pos, node_limit, entries, interrupt).0
+}
+
+/// The solver with a transposition table of at most `table_entries` entries (8 bytes each,
+/// rounded down to a power of two; at least 1024), and its counters. For long proofs.
+pub fn solve_with_table(
+    t: &Tables,
+    pos: &Pos,
+    node_limit: u64,
+    table_entries: u64,
+    interrupt: &dyn Fn() -> bool,
+) -> (Verdict, Stats) {
+    let entries = table_entries.max(1 << 10);
+    let entries = 1u64 << (63 - entries.leading_zeros());
+    let buckets = (entries as usize) / WAYS;
     let mut s = Solver {
         t,
         interrupt,
         interrupted: false,
-        tt: vec![EMPTY; size],
-        mask: size - 1,
-        nodes: 0,
+        tt: vec![EMPTY; buckets * WAYS],
+        mask: buckets - 1,
+        stats: Stats::default(),
         limit: node_limit,
         killers: [None; MAX_PLIES],
     };
     let mut best = None;
-    match s.solve(pos, 0, Some(&mut best)) {
+    let verdict = match s.solve(pos, 0, Some(&mut best)) {
         Some(win) => Verdict::Solved(Solution {
             win,
             best,
-            nodes: s.nodes,
+            nodes: s.stats.nodes,
         }),
         None if s.interrupted => Verdict::Interrupted,
         None => Verdict::OutOfNodes,
-    }
+    };
+    (verdict, s.stats)
 }
 
 /// Both sides' placement points together, a cheap measure of how much game is left.

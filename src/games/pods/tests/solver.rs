@@ -296,16 +296,161 @@ fn solver_bench() {
         }
     }
     let t0 = std::time::Instant::now();
-    let (mut nodes, mut worst) = (0, 0);
+    let (mut nodes, mut worst, mut hits, mut unsolved) = (0, 0, 0, 0);
     for p in &set {
-        let s = g.solve(p, 50_000_000).map(|s| s.nodes).unwrap_or(0);
-        nodes += s;
-        worst = worst.max(s);
+        let (v, stats) = solver::solve_with_table(&g.tables, p, 50_000_000, 1 << 22, &|| false);
+        if !matches!(v, solver::Verdict::Solved(_)) {
+            unsolved += 1;
+        }
+        nodes += stats.nodes;
+        hits += stats.tt_hits;
+        worst = worst.max(stats.nodes);
     }
+    let secs = t0.elapsed().as_secs_f64();
     println!(
-        "solver: {} positions, {nodes} nodes (worst {worst}) in {:?}",
+        "solver: {} positions ({unsolved} unsolved), {nodes} nodes (worst {worst}), {hits} table \
+         hits, {secs:.1} s, {:.0} nodes/s",
         set.len(),
-        t0.elapsed()
+        nodes as f64 / secs.max(1e-9)
+    );
+}
+
+fn env_or<T: std::str::FromStr>(name: &str, default: T) -> T {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+/// How far an exact proof gets from the start of each rotation (run by hand, see
+/// docs/strength.md). The engine's own line from the start (fixed-depth search, so the same
+/// line every run) is solved backwards from its end, each position with what is left of the
+/// time, until one does not finish: every position from there to the end is proven.
+/// `TETRAD_PODS_PROOF_SECS` (per rotation, default 60), `TETRAD_PODS_PROOF_ROTATIONS` (e.g.
+/// `0,180`), `TETRAD_PODS_PROOF_TABLE` (entries of 8 bytes, default 2^26 = 512 MiB).
+#[test]
+#[ignore]
+fn prove_from_the_start() {
+    let g = game(false);
+    let secs: u64 = env_or("TETRAD_PODS_PROOF_SECS", 60);
+    let entries: u64 = env_or("TETRAD_PODS_PROOF_TABLE", 1 << 26);
+    let rotations: String = env_or("TETRAD_PODS_PROOF_ROTATIONS", "0,90,180,270".to_string());
+    for degrees in rotations
+        .split(',')
+        .filter_map(|r| r.trim().parse::<u32>().ok())
+    {
+        let Some(mut pos) = g.start_rotated(degrees) else {
+            continue;
+        };
+        let mut line = vec![pos];
+        let mut moves = vec![];
+        loop {
+            moves.clear();
+            g.legal_moves(&pos, &mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            let best = crate::testkit::search(&g, &pos, 3).best.unwrap_or(moves[0]);
+            pos = g.make(&pos, best);
+            line.push(pos);
+        }
+        let text: Vec<String> = line
+            .windows(2)
+            .filter_map(|w| {
+                let mut mv = vec![];
+                g.legal_moves(&w[0], &mut mv);
+                mv.into_iter()
+                    .find(|&m| g.make(&w[0], m) == w[1])
+                    .map(|m| g.format_move(&w[0], m))
+            })
+            .collect();
+        println!(
+            "rotation {degrees}: line of {} plies: {}",
+            line.len() - 1,
+            text.join(" ")
+        );
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(secs);
+        let interrupt = || std::time::Instant::now() >= deadline;
+        for (ply, p) in line.iter().enumerate().rev() {
+            let t0 = std::time::Instant::now();
+            let (v, stats) = solver::solve_with_table(&g.tables, p, u64::MAX, entries, &interrupt);
+            let took = t0.elapsed().as_secs_f64();
+            let rate = stats.nodes as f64 / took.max(1e-9);
+            let side = if p.side == 0 { "White" } else { "Black" };
+            match v {
+                solver::Verdict::Solved(s) => println!(
+                    "rotation {degrees} ply {ply}: {side} to move {}, {} nodes, {} table hits, \
+                     {took:.1} s, {rate:.0} nodes/s  {}",
+                    if s.win { "wins" } else { "loses" },
+                    stats.nodes,
+                    stats.tt_hits,
+                    g.format_position(p)
+                ),
+                _ => {
+                    println!(
+                        "rotation {degrees} ply {ply}: unfinished after {} nodes, {took:.1} s, \
+                         {rate:.0} nodes/s  {}",
+                        stats.nodes,
+                        g.format_position(p)
+                    );
+                    break;
+                }
+            }
+        }
+    }
+}
+
+/// The solver's verdict on every move of small positions against plain minimax, with the
+/// smallest table (so entries are replaced all the time) and with a large one.
+#[test]
+fn solver_verdicts_per_move_match_plain_minimax() {
+    let g = game(false);
+    let mut rng = SmallRng::seed_from_u64(31);
+    let (mut checked, mut wins) = (0, 0);
+    for _ in 0..40 {
+        let mut pos = Pos::start(rng.gen_range(0..4));
+        let mut hist = vec![pos];
+        loop {
+            let mut mv = vec![];
+            g.legal_moves(&pos, &mut mv);
+            if mv.is_empty() {
+                break;
+            }
+            pos = g.make(&pos, mv[rng.gen_range(0..mv.len())]);
+            hist.push(pos);
+        }
+        let p = hist[hist.len().saturating_sub(7)];
+        let mut memo = HashMap::new();
+        if longest(&g, &p, &mut memo, 20_000).is_none_or(|l| l > 8) {
+            continue;
+        }
+        let mut moves = vec![];
+        g.legal_moves(&p, &mut moves);
+        for &m in &moves {
+            let child = g.make(&p, m);
+            let mut nodes = 0;
+            let truth = brute_wins(&g, &child, &mut nodes);
+            for entries in [0, 1 << 20] {
+                let (v, _) =
+                    solver::solve_with_table(&g.tables, &child, 10_000_000, entries, &|| false);
+                let solver::Verdict::Solved(s) = v else {
+                    panic!("{}: not solved", g.format_position(&child));
+                };
+                assert_eq!(s.win, truth, "{}", g.format_position(&child));
+                if s.win {
+                    let Some(best) = s.best else {
+                        panic!("{}: no winning move", g.format_position(&child));
+                    };
+                    assert!(!brute_wins(&g, &g.make(&child, best), &mut nodes));
+                }
+            }
+            checked += 1;
+            wins += usize::from(truth);
+        }
+    }
+    assert!(
+        checked >= 100 && wins >= 20 && checked - wins >= 20,
+        "{checked} {wins}"
     );
 }
 
