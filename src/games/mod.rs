@@ -97,6 +97,52 @@ pub struct DrawRules {
 /// search can keep win/loss scores (distance to mate) above it.
 pub const EVAL_LIMIT: i32 = 20_000;
 
+/// How far the generic search may cut this game's tree ([`SearchHooks::search_tuning`]). The
+/// default is plain: fixed late-move reductions and nothing else; each game turns on what its
+/// fixed-work matches measured as a gain (docs/strength.md).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchTuning {
+    /// Late-move reductions of `ln(depth)·ln(index)·lmr_percent/200` plies (one less at PV
+    /// nodes) for quiet moves from the third on; 0: the fixed reductions (1 ply from the fourth
+    /// quiet move, 2 from the eleventh, none at PV nodes).
+    pub lmr_percent: u32,
+    /// The quiet moves tried before a quiet cutoff lose the history the cutting move gains.
+    pub history_malus: bool,
+    /// A node at least 4 plies deep without a table move is searched a ply shallower.
+    pub iir: bool,
+    /// Reverse futility: a non-PV node at depth ≤ 3 whose static evaluation is this much per
+    /// ply above beta returns it (0: never).
+    pub futility_margin: i32,
+    /// Late-move pruning: a non-PV node at depth ≤ 3 skips the quiet moves after the first
+    /// `(3 + depth²)·late_move_percent/100` (0: never).
+    pub late_move_percent: u32,
+    /// A move whose [`SearchHooks::order_hint`] is at least this makes a threat (Diamond: a
+    /// square with three corners): it is neither reduced nor pruned, and neither is the node it
+    /// leads to. `None`: no move is known as a threat.
+    pub threat_hint: Option<i32>,
+    /// On a clock, the soft deadline follows the search: longer while the best move changes or
+    /// its score falls, shorter once it has held (`TimeUse` in the search's time code).
+    pub time_scaling: bool,
+}
+
+impl SearchTuning {
+    pub const DEFAULT: SearchTuning = SearchTuning {
+        lmr_percent: 0,
+        history_malus: false,
+        iir: false,
+        futility_margin: 0,
+        late_move_percent: 0,
+        threat_hint: None,
+        time_scaling: false,
+    };
+}
+
+impl Default for SearchTuning {
+    fn default() -> Self {
+        SearchTuning::DEFAULT
+    }
+}
+
 /// A game's rules: positions, who moves, the moves and how a game ends. Positions are
 /// copy-made (all positions are small value types), so there is no unmake; the caller keeps the
 /// old position.
@@ -210,6 +256,12 @@ pub trait SearchHooks: Rules {
     /// without a tactical notion.
     fn is_forcing(&self, _pos: &Self::Pos) -> bool {
         false
+    }
+    /// Reductions and pruning the search applies to this game. Whatever it says, a node whose
+    /// position or whose parent's position [`SearchHooks::is_forcing`] is neither reduced nor
+    /// pruned: a threat there may decide the game at once.
+    fn search_tuning(&self) -> SearchTuning {
+        SearchTuning::DEFAULT
     }
     /// Candidate moves for search at a non-root node. Default: all legal moves. A game with a huge
     /// branching factor (Phutball) may return a safe subset; the root always searches

@@ -1,6 +1,8 @@
 //! Iterative-deepening negamax alpha-beta with principal-variation search, a transposition
-//! table, move ordering (in `movepick`), late-move reductions, forced-move extension (quiescence
-//! for games with compulsory captures) and mate-distance scores. Generic over [`Game`].
+//! table, move ordering (in `movepick`), late-move reductions, internal iterative reduction,
+//! reverse futility and late-move pruning where the game allows them ([`SearchTuning`]),
+//! forced-move extension (quiescence for games with compulsory captures) and mate-distance
+//! scores. Generic over [`Game`].
 //!
 //! With more than one thread the search is Lazy SMP: helper threads search the same root to
 //! varied depths on the shared, lock-free table, so that the main thread, which alone decides
@@ -17,10 +19,10 @@ use rand::seq::SliceRandom;
 use rand::SeedableRng;
 
 use super::movepick::MoveOrder;
-use super::time::{Deadlines, Limits};
+use super::time::{Deadlines, Limits, TimeUse};
 use super::tt::{Bound, MoveCode, Table};
 use crate::games::prelude::*;
-use crate::games::{self, DrawRules, DrawTracker, Outcome, Terminal, EVAL_LIMIT};
+use crate::games::{self, DrawRules, DrawTracker, Outcome, SearchTuning, Terminal, EVAL_LIMIT};
 
 /// Score of a win found at the root; a win `n` plies away scores `MATE - n`.
 pub const MATE: i32 = 30_000;
@@ -34,6 +36,23 @@ const CLOCK_CHECK_MAX: u64 = 256;
 /// a node, and a node of some games (dense Phutball) can take tens of milliseconds, so that
 /// reading every few hundred nodes would overrun the clock by seconds.
 const SLOW_NODE: Duration = Duration::from_micros(5);
+/// Depths and move indices beyond these share the last entry of the reduction table.
+const LMR_DEPTHS: usize = 64;
+const LMR_MOVES: usize = 64;
+
+/// `ln(depth)·ln(index)` in 1/1024ths, the shape of the late-move reductions.
+fn lmr_table() -> &'static [[i32; LMR_MOVES]; LMR_DEPTHS] {
+    static TABLE: std::sync::OnceLock<[[i32; LMR_MOVES]; LMR_DEPTHS]> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut t = [[0; LMR_MOVES]; LMR_DEPTHS];
+        for (d, row) in t.iter_mut().enumerate().skip(1) {
+            for (i, r) in row.iter_mut().enumerate().skip(1) {
+                *r = ((d as f64).ln() * (i as f64).ln() * 1024.0) as i32;
+            }
+        }
+        t
+    })
+}
 
 /// What one search is asked to do.
 #[derive(Clone, Debug, Default)]
@@ -127,6 +146,14 @@ struct Searcher<'a, G: Game> {
     /// The helpers' published node counts (main thread only), for the node limit.
     others: u64,
     rules: DrawRules,
+    tuning: SearchTuning,
+    /// Whether the game needs [`Searcher::forcing`] at every node (something may be cut).
+    track_forcing: bool,
+    /// Per ply: the node's position is forcing (known at every node when `track_forcing`, else
+    /// only at the horizon).
+    forcing: Vec<bool>,
+    /// Per ply: the move that led to the node makes a threat ([`SearchTuning::threat_hint`]).
+    threat: Vec<bool>,
     search_repetition: bool,
     deadlines: Deadlines,
     node_limit: Option<u64>,
@@ -277,7 +304,33 @@ impl<G: Game> Searcher<'_, G> {
         self.ponder.is_some_and(|p| p.load(Ordering::Relaxed))
     }
 
-    fn negamax(&mut self, pos: &G::Pos, depth: i32, ply: usize, mut alpha: i32, beta: i32) -> i32 {
+    /// Plies a quiet move at `index` (0-based) of a node `depth` deep is reduced by.
+    fn reduction(&self, depth: i32, index: usize, is_pv: bool) -> i32 {
+        if self.tuning.lmr_percent == 0 {
+            return if depth >= 3 && index >= 3 && !is_pv {
+                1 + i32::from(index >= 10)
+            } else {
+                0
+            };
+        }
+        if depth < 3 || index < 2 {
+            return 0;
+        }
+        let d = (depth as usize).min(LMR_DEPTHS - 1);
+        let i = (index + 1).min(LMR_MOVES - 1);
+        let r = i64::from(lmr_table()[d][i]) * i64::from(self.tuning.lmr_percent) / 100;
+        // Rounded to the nearest ply, one less at PV nodes; the reduced search keeps a ply.
+        (((r + 1024) / 2048) as i32 - i32::from(is_pv)).clamp(0, depth - 2)
+    }
+
+    fn negamax(
+        &mut self,
+        pos: &G::Pos,
+        mut depth: i32,
+        ply: usize,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
         self.nodes += 1;
         if ply > 0 && self.out_of_time() {
             return 0;
@@ -327,6 +380,34 @@ impl<G: Game> Searcher<'_, G> {
         if depth <= 0 && !forcing {
             return game.evaluate(pos).clamp(-EVAL_LIMIT, EVAL_LIMIT);
         }
+        let tuning = self.tuning;
+        // A threat here or one the parent had (a square ready, a capture due) may decide the
+        // game within a ply or two: such a node is searched in full.
+        let threatened = if depth <= 0 {
+            forcing
+        } else {
+            self.track_forcing && game.is_forcing(pos)
+        };
+        self.forcing[ply] = threatened;
+        let guarded = threatened || (ply > 0 && (self.forcing[ply - 1] || self.threat[ply]));
+        let may_cut = !is_pv && ply > 0 && depth > 0 && !guarded;
+        // Reverse futility: so far above beta near the horizon that a few plies will not undo it.
+        if may_cut && depth <= 3 && tuning.futility_margin > 0 && beta.abs() < MATE_BOUND {
+            let eval = game.evaluate(pos).clamp(-EVAL_LIMIT, EVAL_LIMIT);
+            if eval - tuning.futility_margin * depth >= beta {
+                return eval;
+            }
+        }
+        // No table move this deep: the node was never searched, so a shallower search first is
+        // cheaper than a full one in an untried order (internal iterative reduction).
+        if tuning.iir && depth >= 4 && ply > 0 && tt_move.is_none() && !guarded {
+            depth -= 1;
+        }
+        let late_moves = if may_cut && depth <= 3 && tuning.late_move_percent > 0 {
+            (3 + depth * depth) as usize * tuning.late_move_percent as usize / 100
+        } else {
+            usize::MAX
+        };
 
         let mut moves = std::mem::take(&mut self.buffers[ply]);
         moves.clear();
@@ -344,7 +425,9 @@ impl<G: Game> Searcher<'_, G> {
             };
         }
 
-        let mut picker = self.order.picker(game, pos, ply, &moves, tt_move);
+        let mut picker = self
+            .order
+            .picker(game, pos, ply, &moves, tt_move, tuning.threat_hint);
         self.buffers[ply] = moves;
 
         let orig_alpha = alpha;
@@ -353,6 +436,11 @@ impl<G: Game> Searcher<'_, G> {
         let n = picker.len();
         while let Some(pick) = picker.next() {
             let (i, m) = (pick.index, pick.mv);
+            let quiet = pick.quiet && !forcing;
+            if quiet && !pick.threat && i >= late_moves && best > -MATE_BOUND {
+                continue;
+            }
+            self.threat[ply + 1] = pick.threat;
             let child = game.make(pos, m);
             let progress = game.is_progress(pos, m);
             self.tracker.push(game.hash(&child), progress);
@@ -361,13 +449,12 @@ impl<G: Game> Searcher<'_, G> {
             // (A root with the better PVs left out is not a single reply.)
             let single = n == 1 && (ply > 0 || self.excluded.is_empty());
             let new_depth = if forcing || single { depth } else { depth - 1 };
-            let quiet = pick.quiet && !forcing;
             let mut score;
             if i == 0 {
                 score = -self.negamax(&child, new_depth, ply + 1, -beta, -alpha);
             } else {
-                let r = if depth >= 3 && i >= 3 && quiet && !is_pv {
-                    1 + i32::from(i >= 10)
+                let r = if quiet && !((guarded || pick.threat) && tuning.lmr_percent > 0) {
+                    self.reduction(depth, i, is_pv)
                 } else {
                     0
                 };
@@ -391,7 +478,12 @@ impl<G: Game> Searcher<'_, G> {
                     head[ply].extend_from_slice(&tail[0]);
                     if alpha >= beta {
                         if quiet {
-                            self.order.cutoff(ply, m, depth);
+                            self.order.cutoff(
+                                ply,
+                                m,
+                                depth,
+                                tuning.history_malus.then_some(&picker),
+                            );
                         }
                         break;
                     }
@@ -612,6 +704,7 @@ impl<'a, G: Game> Searcher<'a, G> {
         start: Instant,
     ) -> Self {
         let rules = game.draw_rules();
+        let tuning = game.search_tuning();
         Searcher {
             game,
             tt,
@@ -621,6 +714,13 @@ impl<'a, G: Game> Searcher<'a, G> {
             id,
             others: 0,
             rules,
+            tuning,
+            track_forcing: tuning.futility_margin > 0
+                || tuning.late_move_percent > 0
+                || tuning.iir
+                || tuning.lmr_percent > 0,
+            forcing: vec![false; MAX_PLY + 1],
+            threat: vec![false; MAX_PLY + 1],
             search_repetition: rules.repetition.is_some() || rules.search_repetition,
             deadlines: params.limits.deadlines(start, params.move_overhead_ms),
             node_limit: params.limits.nodes,
@@ -695,6 +795,7 @@ fn iterate<'a, G: Game>(
         .depth
         .map_or(MAX_PLY as u32 - 8, |d| d.clamp(1, MAX_PLY as u32 - 8));
     start_helpers(&root, max_depth, start);
+    let mut time_use = TimeUse::new(start, deadlines, s.tuning.time_scaling);
     let wanted = params.multipv.clamp(1, root.len());
     for depth in 1..=max_depth {
         s.seldepth = 0;
@@ -742,6 +843,7 @@ fn iterate<'a, G: Game>(
         // Later lines may come out better than earlier ones (the table changed meanwhile).
         lines.sort_by_key(|l| std::cmp::Reverse(l.score));
         let best = &lines[0];
+        let previous = result.best;
         if let Some(&m) = best.pv.first() {
             result.best = Some(m);
         }
@@ -749,6 +851,7 @@ fn iterate<'a, G: Game>(
         result.score = best.score;
         result.depth = depth;
         result.nodes = s.nodes;
+        time_use.iteration_done(result.best != previous, result.score);
         for (k, line) in lines.iter().enumerate() {
             on_info(&Info {
                 multipv: (params.multipv > 1).then_some(k as u32 + 1),
@@ -765,7 +868,7 @@ fn iterate<'a, G: Game>(
         if root.len() == 1 && !params.limits.infinite && params.limits.depth.is_none() {
             break; // only move: no need to think
         }
-        if let Some(soft) = s.deadlines.soft {
+        if let Some(soft) = time_use.soft() {
             if Instant::now() >= soft && !s.pondering() {
                 break;
             }

@@ -21,12 +21,13 @@ const HISTORY_LIMIT: i32 = 1 << 20;
 pub(super) struct MoveOrder<M> {
     killers: Vec<[Option<M>; 2]>,
     history: Vec<i32>,
-    buffers: Vec<Vec<(i32, M)>>,
+    buffers: Vec<Vec<(i32, M, bool)>>,
 }
 
 /// The moves of one node with their ordering scores, handed out best first.
 pub(super) struct MovePicker<M> {
-    scored: Vec<(i32, M)>,
+    /// Ordering score, move, and whether the game's hint marks it a threat.
+    scored: Vec<(i32, M, bool)>,
     next: usize,
 }
 
@@ -38,6 +39,8 @@ pub(super) struct Pick<M> {
     /// Neither the table move nor a killer: a candidate for reduction, and for the killer and
     /// history tables when it cuts off.
     pub quiet: bool,
+    /// The game's ordering hint reached the threat level it gave ([`MoveOrder::picker`]).
+    pub threat: bool,
 }
 
 impl<M: Copy + Eq + Hash> MoveOrder<M> {
@@ -59,16 +62,21 @@ impl<M: Copy + Eq + Hash> MoveOrder<M> {
         ply: usize,
         moves: &[M],
         tt_move: Option<MoveCode>,
+        threat_hint: Option<i32>,
     ) -> MovePicker<M> {
         let mut scored = std::mem::take(&mut self.buffers[ply]);
         scored.clear();
         let killers = self.killers[ply];
         for &m in moves {
             let (h, code) = move_hashes(&m);
+            let threat;
             let s = if tt_move == Some(code) {
+                threat = threat_hint.is_some_and(|t| game.order_hint(pos, m) >= t);
                 TT_MOVE
             } else {
-                let mut s = game.order_hint(pos, m).clamp(-HINT_LIMIT, HINT_LIMIT) * HINT_SCALE;
+                let hint = game.order_hint(pos, m);
+                threat = threat_hint.is_some_and(|t| hint >= t);
+                let mut s = hint.clamp(-HINT_LIMIT, HINT_LIMIT) * HINT_SCALE;
                 if Some(m) == killers[0] {
                     s += KILLER_1;
                 } else if Some(m) == killers[1] {
@@ -76,7 +84,7 @@ impl<M: Copy + Eq + Hash> MoveOrder<M> {
                 }
                 s + self.history[move_slot(h)]
             };
-            scored.push((s, m));
+            scored.push((s, m, threat));
         }
         MovePicker { scored, next: 0 }
     }
@@ -87,15 +95,29 @@ impl<M: Copy + Eq + Hash> MoveOrder<M> {
     }
 
     /// A quiet move cut off at `ply` with `depth` left: it becomes the first killer there and
-    /// gains history.
-    pub fn cutoff(&mut self, ply: usize, m: M, depth: i32) {
+    /// gains history; with `tried` (history malus), the quiet moves that picker handed out
+    /// before it, which did not cut off, lose as much.
+    pub fn cutoff(&mut self, ply: usize, m: M, depth: i32, tried: Option<&MovePicker<M>>) {
         let k = &mut self.killers[ply];
         if k[0] != Some(m) {
             k[1] = k[0];
             k[0] = Some(m);
         }
-        let h = &mut self.history[move_slot(move_hashes(&m).0)];
-        *h = (*h + depth * depth).min(HISTORY_LIMIT);
+        let bonus = depth * depth;
+        self.bump(&m, bonus);
+        if let Some(picker) = tried {
+            let before = picker.next.saturating_sub(1);
+            for &(order, other, _) in &picker.scored[..before] {
+                if order < KILLER_2 && other != m {
+                    self.bump(&other, -bonus);
+                }
+            }
+        }
+    }
+
+    fn bump(&mut self, m: &M, bonus: i32) {
+        let h = &mut self.history[move_slot(move_hashes(m).0)];
+        *h = (*h + bonus).clamp(-HISTORY_LIMIT, HISTORY_LIMIT);
     }
 }
 
@@ -118,11 +140,12 @@ impl<M: Copy> MovePicker<M> {
         }
         self.scored.swap(i, bi);
         self.next += 1;
-        let (order, mv) = self.scored[i];
+        let (order, mv, threat) = self.scored[i];
         Some(Pick {
             mv,
             index: i,
             quiet: order < KILLER_2,
+            threat,
         })
     }
 }

@@ -27,6 +27,9 @@ pub struct Clock {
 pub struct Deadlines {
     pub soft: Option<Instant>,
     pub hard: Option<Instant>,
+    /// The soft deadline comes from a clock alone, so the search may move it (see [`TimeUse`]);
+    /// a fixed move time is used as given.
+    pub flexible: bool,
 }
 
 /// Moves we assume are left in the game when the clock does not say.
@@ -38,6 +41,7 @@ impl Limits {
             return Deadlines {
                 soft: None,
                 hard: None,
+                flexible: false,
             };
         }
         let mut soft_ms: Option<u64> = None;
@@ -71,7 +75,81 @@ impl Limits {
         Deadlines {
             soft: soft_ms.map(at),
             hard: hard_ms.map(at),
+            flexible: self.clock.is_some() && self.movetime.is_none(),
         }
+    }
+}
+
+/// A score at least this much below the previous iteration's is a drop worth more time.
+const SCORE_DROP: i32 = 30;
+
+/// The soft deadline as the search goes, when the game asks for it
+/// ([`crate::games::SearchTuning::time_scaling`]): while the best move keeps changing between
+/// iterations, or its score falls, the position is worth more time; once the move has held for
+/// several iterations another iteration rarely changes it. Never past the hard deadline.
+#[derive(Clone, Copy, Debug)]
+pub struct TimeUse {
+    start: Instant,
+    deadlines: Deadlines,
+    enabled: bool,
+    /// Iterations since the best move last changed (0: it changed in the last one).
+    stable: u32,
+    iterations: u32,
+    score: Option<i32>,
+    dropped: bool,
+}
+
+impl TimeUse {
+    pub fn new(start: Instant, deadlines: Deadlines, enabled: bool) -> TimeUse {
+        TimeUse {
+            start,
+            deadlines,
+            enabled: enabled && deadlines.flexible,
+            stable: 0,
+            iterations: 0,
+            score: None,
+            dropped: false,
+        }
+    }
+
+    /// An iteration is complete with `score`; `best_changed`: its best move differs from the
+    /// previous iteration's.
+    pub fn iteration_done(&mut self, best_changed: bool, score: i32) {
+        self.iterations += 1;
+        self.stable = if best_changed { 0 } else { self.stable + 1 };
+        self.dropped = self
+            .score
+            .is_some_and(|last| score.saturating_add(SCORE_DROP) <= last);
+        self.score = Some(score);
+    }
+
+    /// Percent of the clock's soft deadline to use now.
+    fn scale_percent(&self) -> u32 {
+        if self.iterations < 2 {
+            return 100;
+        }
+        let stability = match self.stable {
+            0 => 180,
+            1 => 120,
+            2 => 100,
+            3 => 80,
+            _ => 60,
+        };
+        if self.dropped {
+            stability * 3 / 2
+        } else {
+            stability
+        }
+    }
+
+    /// No new iteration is started after this.
+    pub fn soft(&self) -> Option<Instant> {
+        let soft = self.deadlines.soft?;
+        if !self.enabled {
+            return Some(soft);
+        }
+        let scaled = self.start + (soft - self.start) * self.scale_percent() / 100;
+        Some(self.deadlines.hard.map_or(scaled, |hard| scaled.min(hard)))
     }
 }
 
@@ -133,6 +211,46 @@ mod tests {
         };
         let d = limits.deadlines(start, 50);
         assert_eq!(d.hard.map(|h| h - start), Some(Duration::from_millis(1)));
+    }
+
+    #[test]
+    fn a_changing_best_move_or_a_falling_score_gets_more_time_a_stable_one_less() {
+        let start = Instant::now();
+        let clock = |movetime| Limits {
+            clock: Some(Clock {
+                remaining: 10_000,
+                increment: 100,
+                movestogo: None,
+            }),
+            movetime,
+            ..Limits::default()
+        };
+        let d = clock(None).deadlines(start, 50);
+        let soft = d.soft.expect("soft deadline");
+        let hard = d.hard.expect("hard deadline");
+        let mut t = TimeUse::new(start, d, true);
+        t.iteration_done(true, 0);
+        assert_eq!(t.soft(), Some(soft));
+        t.iteration_done(true, 0);
+        let changing = t.soft().expect("soft");
+        assert!(changing > soft && changing <= hard);
+        for _ in 0..5 {
+            t.iteration_done(false, 0);
+        }
+        let stable = t.soft().expect("soft");
+        assert!(stable < soft);
+        t.iteration_done(false, -SCORE_DROP);
+        assert!(t.soft().expect("soft") > stable);
+        // Off, or with a fixed move time, the deadline is used as given.
+        let mut off = TimeUse::new(start, d, false);
+        off.iteration_done(true, 0);
+        off.iteration_done(true, 0);
+        assert_eq!(off.soft(), d.soft);
+        let d = clock(Some(300)).deadlines(start, 50);
+        let mut t = TimeUse::new(start, d, true);
+        t.iteration_done(true, 0);
+        t.iteration_done(true, 0);
+        assert_eq!(t.soft(), d.soft);
     }
 
     #[test]

@@ -32,7 +32,7 @@ use rand::Rng;
 
 use super::{
     ending, DrawRules, DrawTracker, FastPaths, GameOptions, Notation, Outcome, RuleError, Rules,
-    SearchHooks, Side, Terminal,
+    SearchHooks, SearchTuning, Side, Terminal,
 };
 use board::{BLUE_SCORES, RED_SCORES};
 pub use movegen::Move;
@@ -173,6 +173,14 @@ impl SearchHooks for Phutball {
             Urgency::Win(m) => out.push(m),
             Urgency::Threatened(moves) if !moves.is_empty() => out.extend(moves),
             _ => tactics::root_candidates(pos, out),
+        }
+    } // Measured at fixed work against the plain search (docs/strength.md).
+    fn search_tuning(&self) -> SearchTuning {
+        SearchTuning {
+            lmr_percent: 100,
+            history_malus: true,
+            iir: true,
+            ..SearchTuning::DEFAULT
         }
     }
 }

@@ -11,7 +11,7 @@ use rand::rngs::SmallRng;
 
 use super::{
     DrawRules, FastPaths, GameOptions, Moves, Notation, Outcome, RuleError, Rules, SearchHooks,
-    Side, Terminal,
+    SearchTuning, Side, Terminal,
 };
 use crate::options::{GameOption, Kind};
 
@@ -227,6 +227,18 @@ impl SearchHooks for Pods {
         self.legal_moves(pos, out);
         if !self.advanced() {
             solver::restrict_root(self, pos, out, interrupt);
+        }
+    } // Measured in Pods advanced at fixed work against the plain search (docs/strength.md);
+      // Pods standard keeps the plain search.
+    fn search_tuning(&self) -> SearchTuning {
+        if !self.advanced() {
+            return SearchTuning::DEFAULT;
+        }
+        SearchTuning {
+            lmr_percent: 100,
+            history_malus: true,
+            iir: true,
+            ..SearchTuning::DEFAULT
         }
     }
 }
