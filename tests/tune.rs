@@ -189,6 +189,22 @@ fn features_through_the_binary() {
     // The start: nothing on the board, both hands equal, Black places.
     assert_eq!(lines[3], "1 0 0 0 0 0 0 0 0 0 1");
     assert_eq!(lines[4], "- invalid");
+    // Pods advanced: White to move places its last pod for good, a fixed score; with Black to
+    // move that is a threat no Black move stops, fixed too.
+    let out = run(
+        "pods-advanced",
+        "6/6/6/6/6/6 w A abcdefghijklmn 0\n6/6/6/6/6/6 b A abcdefghijklmn 0\n",
+    );
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[1],
+        "# names hand at_risk mobility stuck opp_stuck tempo idle_pods short exclusive threat \
+         threats"
+    );
+    assert_eq!(lines[3], "- fixed");
+    assert_eq!(lines[4], "- fixed");
     let out = run("phutball", "");
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no tunable evaluation"));

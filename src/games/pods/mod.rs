@@ -325,7 +325,12 @@ impl crate::tune::Tunable for Pods {
         eval::WEIGHTS.to_array().to_vec()
     }
     fn features(&self, pos: &Pos) -> Option<Vec<i32>> {
-        self.advanced()
-            .then(|| eval::advanced_features(&self.tables, pos).to_vec())
+        if !self.advanced() {
+            return None;
+        }
+        match eval::advanced_terms(&self.tables, pos) {
+            eval::Terms::Weighted(f) => Some(f.to_vec()),
+            eval::Terms::Fixed(_) => None,
+        }
     }
 }

@@ -9,4 +9,10 @@ pub const WEIGHTS: Weights = Weights {
     mobility: 7,
     stuck: -60,
     opp_stuck: 82,
+    tempo: 30,
+    idle_pods: -20,
+    short: -30,
+    exclusive: 10,
+    threat: -150,
+    threats: -300,
 };

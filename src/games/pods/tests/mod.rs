@@ -537,6 +537,29 @@ fn evaluation_stays_in_bounds_and_points_the_right_way() {
     assert!(g.evaluate(&far) < -300);
 }
 
+#[test]
+fn advanced_last_pod_placed_for_good_is_a_win_now() {
+    use crate::tune::Tunable;
+    let g = game(true);
+    // White's last pod, the bipod A, stays on c3 (both legs free) but not on a2 (no point to
+    // the west, no line to b2): placed there it is blocked and returns to hand.
+    let win = at(&g, "6/6/6/6/6/6 w A abcdefghijklmn 0");
+    assert_eq!(g.evaluate(&win), eval::WIN_NOW);
+    assert_eq!(g.features(&win), None);
+    let hint = |text: &str| g.order_hint(&win, mv(&g, &win, text));
+    assert!(hint("A@a2") < 0);
+    assert!(hint("A@c3") >= 100_000);
+    // The same with Black to move: White threatens to win on more points than one Black move
+    // can take away.
+    let lost = at(&g, "6/6/6/6/6/6 b A abcdefghijklmn 0");
+    assert_eq!(g.evaluate(&lost), -eval::WIN_NOW);
+    assert_eq!(g.features(&lost), None);
+    // With more than one pod in hand nothing is decided yet.
+    let open = at(&g, "6/6/6/6/6/6 w AB abcdefghijklmn 0");
+    assert!(g.features(&open).is_some());
+    assert!(g.order_hint(&open, mv(&g, &open, "A@c3")) < 100_000);
+}
+
 mod robustness {
     use super::*;
     use proptest::prelude::*;
