@@ -8,12 +8,16 @@
 //! - men held back are a reserve of tempo moves (men rushing forward lose);
 //! - men jammed against enemy pieces are a step towards being blocked;
 //! - a piece already on offer (the opponent could take it) is good for its owner;
+//! - a quiet move that hands the opponent nothing to take is worth more than mobility alone: it
+//!   is a move the owner can wait with, while the opponent's replies are forced less often
+//!   (fixed-node matches, docs/strength.md);
 //! - a man about to crown is a small liability; kings otherwise count little as material and
 //!   earn their keep through their mobility.
 
 use super::board::{king_reach, opposite, shift, slide, step, Bits, Move, Position, Squares, NONE};
-use super::movegen::{has_capture, FORWARD};
+use super::movegen::{for_each_quiet, has_capture, FORWARD};
 use crate::games::EVAL_LIMIT;
+use std::ops::ControlFlow;
 
 crate::weight_table! {
     /// Term weights: value to the owner per unit, in hundredths of a man-sized advantage. The
@@ -35,6 +39,8 @@ crate::weight_table! {
         pub crown_risk,
         /// Per own piece the opponent could take if it were to move.
         pub en_prise,
+        /// Per quiet move that leaves the opponent no capture.
+        pub safe_move,
     }
 }
 
@@ -49,6 +55,7 @@ struct SideView {
     jammed: i32,
     advance: i32,
     crown_risk: i32,
+    safe_moves: i32,
 }
 
 /// Squares of `side`'s pieces the other side's pieces could jump right now.
@@ -76,7 +83,64 @@ fn en_prise(p: &Position, side: usize) -> Bits {
     hit
 }
 
-fn side_view(p: &Position, side: usize) -> SideView {
+/// The quiet moves of `side` (as if it were to move) after which the other side has no capture.
+/// `offered`: `side`'s pieces the other side could take now ([`en_prise`]).
+fn safe_moves(p: &Position, side: usize, offered: Bits) -> i32 {
+    let mut q = *p;
+    q.stm = side;
+    let takers = p.pieces[side ^ 1];
+    let mut n = 0;
+    if offered != 0 || takers & p.kings != 0 {
+        let _ = for_each_quiet(&q, |m| {
+            let mut after = q.make_with::<false>(m);
+            after.stm = side ^ 1;
+            n += !has_capture(&after) as i32;
+            ControlFlow::Continue(())
+        });
+        return n;
+    }
+    // No capture for the other side now and no flying king there: a capture after the move
+    // jumps the moved piece, or lands on the square it left.
+    let ours = p.pieces[side];
+    let empty = !(ours | takers);
+    let men = ours & !p.kings;
+    for d in FORWARD[side] {
+        let to = shift(men, d) & empty;
+        // Taken where it lands: a taker right ahead jumps back onto the square left, one on
+        // another side needs the square beyond empty.
+        let mut bad = shift(takers, opposite(d));
+        // Taken on the way back to the square left: another of ours next to it, a taker beyond.
+        let mut opened = 0;
+        for e in (0..4).filter(|&e| e != d) {
+            bad |= shift(takers, opposite(e)) & shift(empty, e);
+            opened |= shift(ours & shift(takers, opposite(e)), opposite(e));
+        }
+        bad |= shift(opened, d);
+        n += (to & !bad).count_ones() as i32;
+    }
+    let _ = for_each_quiet(&q, |m| {
+        let (f, t) = (m.from as usize, m.to as usize);
+        if p.kings >> f & 1 == 0 {
+            return ControlFlow::Continue(());
+        }
+        let mine = (ours & !(1 << f)) | 1 << t;
+        let empty = !(mine | takers);
+        let hit = (0..4).any(|d| {
+            let (a, l) = (step(t, d), step(t, opposite(d)));
+            let x = step(f, d);
+            (a != NONE && l != NONE && takers >> a & 1 != 0 && empty >> l & 1 != 0)
+                || (x != NONE
+                    && mine >> x & 1 != 0
+                    && step(x as usize, d) != NONE
+                    && takers >> step(x as usize, d) & 1 != 0)
+        });
+        n += !hit as i32;
+        ControlFlow::Continue(())
+    });
+    n
+}
+
+fn side_view(p: &Position, side: usize, offered: Bits) -> SideView {
     let occ = p.occupied();
     let empty = !occ;
     let men = p.pieces[side] & !p.kings;
@@ -95,6 +159,7 @@ fn side_view(p: &Position, side: usize) -> SideView {
     let next_to_last = if side == 0 { 0x0F00_0000 } else { 0x0000_00F0 };
     let crown_risk = (movable & men & next_to_last).count_ones();
     SideView {
+        safe_moves: safe_moves(p, side, offered),
         men: men.count_ones() as i32,
         kings: kings.count_ones() as i32,
         man_moves: (to1.count_ones() + to2.count_ones()) as i32,
@@ -110,8 +175,8 @@ fn side_view(p: &Position, side: usize) -> SideView {
 pub fn features(p: &Position) -> [i32; Weights::LEN] {
     let us = p.stm;
     let them = us ^ 1;
-    let (a, b) = (side_view(p, us), side_view(p, them));
-    let en = |side| en_prise(p, side).count_ones() as i32;
+    let (ea, eb) = (en_prise(p, us), en_prise(p, them));
+    let (a, b) = (side_view(p, us, ea), side_view(p, them, eb));
     [
         a.men - b.men,
         a.kings - b.kings,
@@ -120,7 +185,8 @@ pub fn features(p: &Position) -> [i32; Weights::LEN] {
         a.jammed - b.jammed,
         a.advance - b.advance,
         a.crown_risk - b.crown_risk,
-        en(us) - en(them),
+        ea.count_ones() as i32 - eb.count_ones() as i32,
+        a.safe_moves - b.safe_moves,
     ]
 }
 
@@ -145,6 +211,7 @@ pub fn terms(p: &Position) -> Vec<(&'static str, i32)> {
         "advance",
         "crown risk",
         "en prise",
+        "safe moves",
     ];
     let f = features(p);
     let w = WEIGHTS.to_array();
@@ -188,5 +255,37 @@ mod term_tests {
             let sum: i32 = terms(&p).iter().map(|t| t.1).sum();
             assert_eq!(sum, evaluate(&p), "{fen}");
         }
+    }
+}
+
+#[cfg(test)]
+mod safe_tests {
+    use super::*;
+
+    /// The quiet moves after which the other side has no capture, counted by playing each.
+    fn safe_by_play(p: &Position, side: usize) -> i32 {
+        let mut q = *p;
+        q.stm = side;
+        let mut n = 0;
+        let _ = for_each_quiet(&q, |m| {
+            let mut after = q.make_with::<false>(m);
+            after.stm = side ^ 1;
+            n += !has_capture(&after) as i32;
+            ControlFlow::Continue(())
+        });
+        n
+    }
+
+    #[test]
+    fn safe_moves_match_playing_each_move() {
+        let mut seen = 0;
+        for p in crate::games::poddavki::tests::random_positions(47, 3000) {
+            for side in 0..2 {
+                let n = safe_moves(&p, side, en_prise(&p, side));
+                assert_eq!(n, safe_by_play(&p, side), "{p:?} side {side}");
+                seen += n;
+            }
+        }
+        assert!(seen > 1000);
     }
 }

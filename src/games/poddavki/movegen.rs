@@ -179,7 +179,7 @@ pub fn gen_quiet(p: &Position, out: &mut Vec<Move>) {
 
 /// Calls `f` with every quiet move of the side to move until it breaks.
 #[inline(always)]
-fn for_each_quiet(p: &Position, mut f: impl FnMut(Move) -> ControlFlow<()>) -> ControlFlow<()> {
+pub fn for_each_quiet(p: &Position, mut f: impl FnMut(Move) -> ControlFlow<()>) -> ControlFlow<()> {
     let us = p.stm;
     let occ = p.occupied();
     let empty = !occ;

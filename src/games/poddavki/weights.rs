@@ -12,4 +12,5 @@ pub const WEIGHTS: Weights = Weights {
     advance: -10,
     crown_risk: -25,
     en_prise: 18,
+    safe_move: 15,
 };

@@ -72,7 +72,7 @@ fn played_position(rng: &mut SmallRng) -> Position {
 }
 
 /// `n` seeded random positions, half scattered, half from random games.
-fn random_positions(seed: u64, n: usize) -> Vec<Position> {
+pub(super) fn random_positions(seed: u64, n: usize) -> Vec<Position> {
     let mut rng = SmallRng::seed_from_u64(seed);
     (0..n)
         .map(|i| {

@@ -44,6 +44,7 @@ fn term(fen: &str, set: fn(&mut Weights)) -> i32 {
         en_prise: 0,
         advance: 0,
         crown_risk: 0,
+        safe_move: 0,
     };
     set(&mut w);
     evaluate_with(&pos(fen), &w)
@@ -68,6 +69,12 @@ fn each_term_counts_what_it_says() {
     // c7 can crown; the black man on h4 is far from its crowning rank.
     assert_eq!(term("W:Wc7:Bh4", |w| w.crown_risk = 1), 1);
     assert_eq!(term("W:Wc7:Bb8,d8,h4", |w| w.crown_risk = 1), 0);
+    // c3-d4 is taken by e5 (landing on c3, just left); c3-b4 is safe. Black: e5-d4 is taken by
+    // c3, e5-f4 and h8-g7 are safe.
+    assert_eq!(term("W:Wc3:Be5,h8", |w| w.safe_move = 1), 1 - 2);
+    // The king's six squares up the long diagonal are safe but g7, next to h8 with f6 empty;
+    // h8-g7 walks into the king's reach.
+    assert_eq!(term("W:WKa1:Bh8", |w| w.safe_move = 1), 5);
 }
 
 #[test]

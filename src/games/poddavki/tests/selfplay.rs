@@ -106,6 +106,7 @@ fn poddavki_selfplay() {
         en_prise: 0,
         advance: 0,
         crown_risk: 0,
+        safe_move: 0,
     };
     let depth = std::env::var("PODDAVKI_DEPTH")
         .ok()
@@ -129,6 +130,7 @@ fn poddavki_selfplay() {
                 en_prise: 18,
                 advance: 3,
                 crown_risk: -25,
+                safe_move: 0,
             }),
         ),
         (
