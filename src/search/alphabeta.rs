@@ -4,9 +4,10 @@
 //! forced-move extension (quiescence for games with compulsory captures) and mate-distance
 //! scores. Generic over [`Game`].
 //!
-//! With more than one thread the search is Lazy SMP: helper threads search the same root to
-//! varied depths on the shared, lock-free table, so that the main thread, which alone decides
-//! when to stop and alone reports, finds more of its tree already searched.
+//! With more than one thread the search is Lazy SMP: helper threads search the same root in
+//! other orders on the shared, lock-free table, so that the main thread, which alone decides
+//! when to stop and reports, finds more of its tree already searched (and plays a helper's
+//! iteration when it went deeper and scored higher).
 
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -77,12 +78,6 @@ pub struct Params {
 
 /// The most threads one search uses, whatever it is asked for.
 pub const MAX_THREADS: usize = 256;
-
-/// Lazy SMP depth schedule of the helper threads (Stockfish 9's): helper `i` skips the depths
-/// `d` with `(d + PHASE[j]) / SIZE[j]` odd, `j = (i - 1) % 20`, so that helpers spread over the
-/// depths just above and at the main thread's.
-const SKIP_SIZE: [u32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
-const SKIP_PHASE: [u32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
 
 /// Progress reported after each completed iteration.
 #[derive(Clone, Debug)]
@@ -251,16 +246,15 @@ impl<G: Game> Searcher<'_, G> {
             .sum()
     }
 
-    /// A helper thread's iterative deepening: no reports, depths as [`SKIP_SIZE`] says, until
-    /// the main thread halts it or the last depth is done. Returns its nodes and its last
+    /// A helper thread's iterative deepening, every depth like the main thread's: their root
+    /// orders differ, so at one depth the threads cover the root moves in different orders and
+    /// each finds the other's subtrees in the table. (A Stockfish-9 schedule that skipped
+    /// depths measured weaker at 2 threads in Pods advanced, docs/strength.md.) No reports;
+    /// it runs until the main thread halts it or the last depth is done. Returns its nodes and its last
     /// completed iteration, which may be deeper than the main thread's.
     fn helper(&mut self, pos: &G::Pos, max_depth: u32) -> HelperResult<G::Move> {
-        let j = (self.id - 1) % SKIP_SIZE.len();
         let mut completed = None;
         for depth in 1..=max_depth {
-            if (depth + SKIP_PHASE[j]) / SKIP_SIZE[j] % 2 == 1 && depth < max_depth {
-                continue;
-            }
             self.seldepth = 0;
             let score = self.negamax(pos, depth as i32, 0, -INF, INF);
             if self.aborted {
