@@ -250,8 +250,8 @@ impl<G: Game> Searcher<'_, G> {
     /// orders differ, so at one depth the threads cover the root moves in different orders and
     /// each finds the other's subtrees in the table. (A Stockfish-9 schedule that skipped
     /// depths measured weaker at 2 threads in Pods advanced, docs/strength.md.) No reports;
-    /// it runs until the main thread halts it or the last depth is done. Returns its nodes and its last
-    /// completed iteration, which may be deeper than the main thread's.
+    /// it runs until the main thread halts it or the last depth is done. Returns its nodes and
+    /// its last completed iteration, which may be deeper than the main thread's.
     fn helper(&mut self, pos: &G::Pos, max_depth: u32) -> HelperResult<G::Move> {
         let mut completed = None;
         for depth in 1..=max_depth {
