@@ -216,40 +216,38 @@ impl Solver<'_> {
         }
         // Many points left: fewest replies first (the game is lost by whoever runs out of
         // placements), worth a move generation per child. Few left: the cheap estimate.
+        let count = POINTS as u32 - pos.all().count_ones() >= COUNT_ORDER_EMPTY;
+        let mut order = Vec::with_capacity(moves.len());
+        if count {
+            order.extend(moves.iter().map(|&m| (0, m)));
+        } else {
+            self.cheap_keys(pos, &moves, &mut order);
+            order.sort_by_key(|k| std::cmp::Reverse(k.0));
+        }
         let mut kids: Vec<(u64, PodsMove, Pos)> = Vec::with_capacity(moves.len());
-        if POINTS as u32 - pos.all().count_ones() >= COUNT_ORDER_EMPTY {
-            for &m in &moves {
-                if Some(m) == killer {
-                    continue;
-                }
-                let child = self.t.make(pos, m, false);
-                if self.probe(child.hash) == Some(false) {
-                    self.won(pos, ply, m, 1, best);
-                    return Some(true);
-                }
+        for &(key, m) in &order {
+            if Some(m) == killer {
+                continue;
+            }
+            let child = self.t.make(pos, m, false);
+            if self.probe(child.hash) == Some(false) {
+                self.won(pos, ply, m, 1, best);
+                return Some(true);
+            }
+            let key = if count {
                 let replies = self.t.count_moves(&child, me ^ 1, false);
                 if replies == 0 {
                     self.won(pos, ply, m, 1, best);
                     return Some(true);
                 }
-                kids.push((u64::from(replies), m, child));
-            }
+                u64::from(replies)
+            } else {
+                key
+            };
+            kids.push((key, m, child));
+        }
+        if count {
             kids.sort_by_key(|k| k.0);
-        } else {
-            let mut keys = Vec::with_capacity(moves.len());
-            self.cheap_keys(pos, &moves, &mut keys);
-            keys.sort_by_key(|k| std::cmp::Reverse(k.0));
-            for &(key, m) in &keys {
-                if Some(m) == killer {
-                    continue;
-                }
-                let child = self.t.make(pos, m, false);
-                if self.probe(child.hash) == Some(false) {
-                    self.won(pos, ply, m, 1, best);
-                    return Some(true);
-                }
-                kids.push((key, m, child));
-            }
         }
         for (_, m, child) in &kids {
             if !self.solve(child, ply + 1, None)? {
