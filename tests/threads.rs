@@ -84,15 +84,14 @@ fn two_to_four_threads_answer_a_legal_move_in_every_game() {
             .filter(|l| l.starts_with("info depth"))
             .filter_map(|l| l.split(' ').nth(2))
             .collect();
-        // Each completed depth once, in order (an only move may end the search at depth 1).
+        // Completed depths in rising order, ending at the one asked for (or sooner at a proven
+        // result). A depth a helper completed first is reported as the main thread takes it
+        // over, so a depth may be passed over when a helper was two ahead.
+        let depths: Vec<u32> = depths.iter().filter_map(|d| d.parse().ok()).collect();
         assert!(!depths.is_empty(), "{game}: {lines:?}");
-        assert!(
-            depths
-                .iter()
-                .enumerate()
-                .all(|(i, d)| *d == (i + 1).to_string()),
-            "{game}: {lines:?}"
-        );
+        assert!(depths.windows(2).all(|w| w[0] < w[1]), "{game}: {lines:?}");
+        let proven = lines.iter().any(|l| l.contains(" score mate "));
+        assert!(proven || depths.last() == Some(&3), "{game}: {lines:?}");
         assert_eq!(
             lines.iter().filter(|l| l.starts_with("bestmove")).count(),
             1

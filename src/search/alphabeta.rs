@@ -10,8 +10,8 @@
 //! iteration when it went deeper and scored higher).
 
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -140,6 +140,15 @@ struct Searcher<'a, G: Game> {
     id: usize,
     /// The helpers' published node counts (main thread only), for the node limit.
     others: u64,
+    /// The deepest iteration any thread has completed, and the deepest line a helper completed.
+    frontier: &'a AtomicU32,
+    finished: &'a Finished<G::Move>,
+    /// Whether this thread leaves an iteration as soon as another thread has completed it
+    /// (several threads, and not the main thread of a MultiPV search).
+    race: bool,
+    /// The depth of the iteration under way, and whether it was left for another thread's.
+    iteration: u32,
+    superseded: bool,
     rules: DrawRules,
     tuning: SearchTuning,
     /// Whether the game needs [`Searcher::forcing`] at every node (something may be cut).
@@ -212,6 +221,9 @@ impl<G: Game> Searcher<'_, G> {
                 .is_some_and(|n| self.nodes + self.others >= n)
         {
             self.aborted = true;
+        } else if self.race && self.frontier.load(Ordering::Relaxed) >= self.iteration {
+            self.aborted = true;
+            self.superseded = true;
         } else if self.nodes >= self.next_check {
             self.publish();
             let now = Instant::now();
@@ -246,24 +258,47 @@ impl<G: Game> Searcher<'_, G> {
             .sum()
     }
 
-    /// A helper thread's iterative deepening, every depth like the main thread's: their root
-    /// orders differ, so at one depth the threads cover the root moves in different orders and
-    /// each finds the other's subtrees in the table. (A Stockfish-9 schedule that skipped
-    /// depths measured weaker at 2 threads in Pods advanced, docs/strength.md.) No reports;
-    /// it runs until the main thread halts it or the last depth is done. Returns its nodes and
-    /// its last completed iteration, which may be deeper than the main thread's.
+    /// A helper thread's iterative deepening. Every thread works on the depth after the
+    /// deepest one completed, and leaves it as soon as another thread completes it: their root
+    /// orders differ, so they cover the root moves in different orders, each finds the other's
+    /// subtrees in the table, and a depth is done when the first of them is done. (A
+    /// Stockfish-9 schedule that skipped depths measured weaker at 2 threads in Pods advanced,
+    /// docs/strength.md.) No reports; it runs until the main thread halts it or the last depth
+    /// is done. Returns its nodes and its last completed iteration.
     fn helper(&mut self, pos: &G::Pos, max_depth: u32) -> HelperResult<G::Move> {
         let mut completed = None;
-        for depth in 1..=max_depth {
+        let mut depth = 1;
+        while depth <= max_depth {
+            self.iteration = depth;
             self.seldepth = 0;
             let score = self.negamax(pos, depth as i32, 0, -INF, INF);
+            if self.superseded {
+                self.aborted = false;
+                self.superseded = false;
+                depth = self.frontier.load(Ordering::Relaxed) + 1;
+                continue;
+            }
             if self.aborted {
                 break;
             }
             if !self.pv[0].is_empty() {
-                let pv = self.pv[0].clone();
-                completed = Some((PvLine { score, depth, pv }, self.seldepth));
+                let line = (
+                    PvLine {
+                        score,
+                        depth,
+                        pv: self.pv[0].clone(),
+                    },
+                    self.seldepth,
+                );
+                if let Ok(mut slot) = self.finished.lock() {
+                    if slot.as_ref().is_none_or(|(l, _)| l.depth < depth) {
+                        *slot = Some(line.clone());
+                    }
+                }
+                completed = Some(line);
             }
+            let deepest = self.frontier.fetch_max(depth, Ordering::Relaxed).max(depth);
+            depth = deepest + 1;
         }
         self.counters[self.id].store(self.nodes, Ordering::Relaxed);
         HelperResult {
@@ -544,11 +579,15 @@ pub fn search<G: Game>(
     let threads = params.threads.clamp(1, MAX_THREADS);
     let halt = AtomicBool::new(false);
     let counters: Vec<AtomicU64> = (0..threads).map(|_| AtomicU64::new(0)).collect();
+    let frontier = AtomicU32::new(0);
+    let finished = Mutex::new(None);
     let shared = Shared {
         stop,
         halt: &halt,
         counters: &counters,
         ponder: params.ponder.as_deref(),
+        frontier: &frontier,
+        finished: &finished,
     };
     thread::scope(|scope| {
         let mut helpers = Vec::new();
@@ -668,13 +707,19 @@ struct HelperResult<M> {
 }
 
 /// What the threads of one search share besides the game and the table.
-struct Shared<'a> {
+struct Shared<'a, M> {
     stop: &'a AtomicBool,
     halt: &'a AtomicBool,
     counters: &'a [AtomicU64],
     /// Set while pondering (see [`Params::ponder`]).
     ponder: Option<&'a AtomicBool>,
+    /// See [`Searcher::frontier`].
+    frontier: &'a AtomicU32,
+    finished: &'a Finished<M>,
 }
+
+/// The deepest iteration a helper completed: its line and selective depth.
+type Finished<M> = Mutex<Option<(PvLine<M>, u32)>>;
 
 /// Sets the flag when dropped: always, or (`only_on_panic`) only when unwinding.
 struct HaltOnDrop<'a>(&'a AtomicBool, bool);
@@ -691,7 +736,7 @@ impl<'a, G: Game> Searcher<'a, G> {
     fn new(
         game: &'a G,
         tt: &'a Table<G::Move>,
-        shared: &Shared<'a>,
+        shared: &Shared<'a, G::Move>,
         id: usize,
         params: &Params,
         history: &DrawTracker,
@@ -707,6 +752,11 @@ impl<'a, G: Game> Searcher<'a, G> {
             counters: shared.counters,
             id,
             others: 0,
+            frontier: shared.frontier,
+            finished: shared.finished,
+            race: shared.counters.len() > 1 && (id > 0 || params.multipv <= 1),
+            iteration: 0,
+            superseded: false,
             rules,
             tuning,
             track_forcing: tuning.futility_margin > 0
@@ -744,7 +794,7 @@ fn iterate<'a, G: Game>(
     pos: &G::Pos,
     history: &DrawTracker,
     tt: &'a Table<G::Move>,
-    shared: &Shared<'a>,
+    shared: &Shared<'a, G::Move>,
     params: &Params,
     on_info: &mut impl FnMut(&Info<G::Move>),
     start_helpers: impl FnOnce(&[G::Move], u32, Instant),
@@ -791,7 +841,9 @@ fn iterate<'a, G: Game>(
     start_helpers(&root, max_depth, start);
     let mut time_use = TimeUse::new(start, deadlines, s.tuning.time_scaling);
     let wanted = params.multipv.clamp(1, root.len());
-    for depth in 1..=max_depth {
+    let mut depth = 1;
+    while depth <= max_depth {
+        s.iteration = depth;
         s.seldepth = 0;
         s.excluded.clear();
         // MultiPV as in Stockfish: the k-th line is the best of the root moves that are not
@@ -800,6 +852,9 @@ fn iterate<'a, G: Game>(
         for k in 0..wanted {
             let score = s.negamax(pos, depth as i32, 0, -INF, INF);
             let pv = s.pv[0].clone();
+            if s.superseded {
+                break;
+            }
             if s.aborted {
                 // Root moves searched to the end in the cut-short iteration (previous best
                 // first) are better informed than the previous iteration.
@@ -822,7 +877,19 @@ fn iterate<'a, G: Game>(
             let pv = if pv.is_empty() { result.pv.clone() } else { pv };
             lines.push(PvLine { score, depth, pv });
         }
-        if s.aborted {
+        if s.superseded {
+            // A helper completed this depth (or a deeper one) first: its line is this
+            // iteration's, and the search goes on after it.
+            s.aborted = false;
+            s.superseded = false;
+            let Some((line, seldepth)) = s.finished.lock().ok().and_then(|l| l.clone()) else {
+                depth = s.frontier.load(Ordering::Relaxed) + 1;
+                continue;
+            };
+            depth = line.depth;
+            s.seldepth = seldepth;
+            lines = vec![line];
+        } else if s.aborted {
             if let Some(best) = lines.first() {
                 // The best line of the cut-short iteration saw every root move.
                 if result.best != best.pv.first().copied() {
@@ -867,6 +934,8 @@ fn iterate<'a, G: Game>(
                 break;
             }
         }
+        s.frontier.fetch_max(depth, Ordering::Relaxed);
+        depth += 1;
     }
     if result.lines.is_empty() {
         result.lines.push(PvLine {
