@@ -210,9 +210,9 @@ fn poddavki_material(pos: &DkPos, side: usize) -> i32 {
 }
 
 /// The Poddavki greedy baseline, a two-ply material count for the giveaway goal. Each legal move
-/// is played with every reply of the opponent; after a reply, the mover is as well off as the
-/// opponent has more material left than he has (see [`poddavki_material`]), so moves that force
-/// the opponent to capture, and to capture much, score high, and captures of one's own, or moves
+/// is played with every reply of the opponent, and each position after a reply is worth the
+/// opponent's material minus the mover's (see [`poddavki_material`]): moves that force the
+/// opponent to capture, and to capture much, score high; the mover's own captures, and moves
 /// that let the opponent shed material, score low. A move is worth its worst reply (the
 /// opponent counts the same way). A move after which the opponent has no move loses at once and
 /// is worth less than any other; a reply after which the mover has no move wins for him and is
