@@ -11,6 +11,7 @@ use tetrad::engine::AnyGame;
 use tetrad::games::diamond::{suites as dsuites, Diamond, Move as DMove};
 use tetrad::games::phutball::board::{col, row, BLUE_SCORES, RED_SCORES};
 use tetrad::games::phutball::{Move as PMove, Phutball, Pos as PPos};
+use tetrad::games::poddavki::{Move as DkMove, Poddavki, Position as DkPos};
 use tetrad::games::prelude::*;
 use tetrad::games::{Outcome, Side};
 use tetrad::search::{Limits, Params};
@@ -201,6 +202,53 @@ pub fn diamond_greedy_move(game: &Diamond, fen: &str, rng: &mut SmallRng) -> DMo
     pick(&moves, rng).expect("a running game has a move")
 }
 
+/// Material a Poddavki side still has to give away: a man 1, a king 2 (a flying king is the
+/// harder piece to lose: it can run from every offer).
+fn poddavki_material(pos: &DkPos, side: usize) -> i32 {
+    let pieces = pos.pieces[side];
+    (pieces & !pos.kings).count_ones() as i32 + 2 * (pieces & pos.kings).count_ones() as i32
+}
+
+/// The Poddavki greedy baseline, a two-ply material count for the giveaway goal. Each legal move
+/// is played with every reply of the opponent, and each position after a reply is worth the
+/// opponent's material minus the mover's (see [`poddavki_material`]): moves that force the
+/// opponent to capture, and to capture much, score high; the mover's own captures, and moves
+/// that let the opponent shed material, score low. A move is worth its worst reply (the
+/// opponent counts the same way). A move after which the opponent has no move loses at once and
+/// is worth less than any other; a reply after which the mover has no move wins for him and is
+/// worth more than any other. The best move is played, ties broken at random. Draw rules are not
+/// looked at (the baseline sees no history).
+pub fn poddavki_greedy_move(game: &Poddavki, pos: &DkPos, rng: &mut SmallRng) -> DkMove {
+    let me = pos.stm;
+    let mut moves = Vec::new();
+    game.legal_moves(pos, &mut moves);
+    let value = |mv: DkMove| -> i32 {
+        let after = game.make(pos, mv);
+        let mut replies = Vec::new();
+        game.legal_moves(&after, &mut replies);
+        replies
+            .iter()
+            .map(|&r| {
+                let back = game.make(&after, r);
+                if game.has_legal_move(&back) {
+                    poddavki_material(&back, 1 - me) - poddavki_material(&back, me)
+                } else {
+                    i32::MAX
+                }
+            })
+            .min()
+            .unwrap_or(i32::MIN)
+    };
+    let scored: Vec<(DkMove, i32)> = moves.iter().map(|&m| (m, value(m))).collect();
+    let best = scored.iter().map(|&(_, v)| v).max();
+    let top: Vec<DkMove> = scored
+        .iter()
+        .filter(|&&(_, v)| Some(v) == best)
+        .map(|&(m, _)| m)
+        .collect();
+    pick(&top, rng).expect("a running game has a move")
+}
+
 /// One side of a match.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Player {
@@ -238,6 +286,14 @@ fn move_of(g: &dyn AnyGame, player: Player, rng: &mut SmallRng) -> String {
             let m = diamond_greedy_move(&game, &fen, rng);
             game.format_move(&pos, m)
         }
+        (Player::Greedy, "poddavki") => {
+            let game = Poddavki::default();
+            let pos = game
+                .parse_position(&g.position())
+                .expect("engine positions parse");
+            let m = poddavki_greedy_move(&game, &pos, rng);
+            game.format_move(&pos, m)
+        }
         (Player::Greedy, other) => panic!("no greedy baseline for {other}"),
     }
 }
@@ -268,6 +324,61 @@ pub fn play_between(
         if std::env::var_os("TETRAD_MATCH_LOG").is_some() {
             eprintln!(
                 "{name} {a:?} vs {b:?} game {i}: first player {a_side:?}, {result:?} after {plies} plies; running {score}"
+            );
+        }
+    }
+    score
+}
+
+/// Like [`play_between`], but each pair of games starts from the same `opening_plies` random
+/// plies (drawn from `seed`), `a` taking the first mover's side in the first game of the pair and
+/// the other side in the second: neither side's result depends on which openings it was dealt.
+/// With `TETRAD_MATCH_LOG` set, every game's moves are printed.
+pub fn play_paired(
+    name: &str,
+    a: Player,
+    b: Player,
+    games: u32,
+    seed: u64,
+    max_plies: u32,
+    opening_plies: u32,
+) -> Score {
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut score = Score::default();
+    let mut opening = Vec::new();
+    for i in 0..games {
+        let a_side = if i % 2 == 0 { Side::P1 } else { Side::P2 };
+        let mut g = name
+            .parse::<tetrad::games::GameKind>()
+            .expect("game exists")
+            .new_state();
+        if i % 2 == 0 {
+            opening.clear();
+            for _ in 0..opening_plies {
+                if g.result().is_some() {
+                    break;
+                }
+                let mv = random_move(&*g, &mut rng);
+                g.play(&mv).expect("a legal move");
+                opening.push(mv);
+            }
+        } else {
+            for mv in &opening {
+                g.play(mv).expect("the opening replays");
+            }
+        }
+        let mut moves = opening.clone();
+        let (result, plies) = play_out(g.as_mut(), a_side, max_plies, |g, a_to_move| {
+            let mv = move_of(g, if a_to_move { a } else { b }, &mut rng);
+            moves.push(mv.clone());
+            mv
+        });
+        score.add(result, a_side);
+        if std::env::var_os("TETRAD_MATCH_LOG").is_some() {
+            eprintln!(
+                "{name} {a:?} vs {b:?} game {i}: first player {a_side:?}, {result:?} after {} plies; running {score}; moves {}",
+                plies + opening.len() as u32,
+                moves.join(" ")
             );
         }
     }
