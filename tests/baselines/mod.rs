@@ -298,9 +298,9 @@ fn move_of(g: &dyn AnyGame, player: Player, rng: &mut SmallRng) -> String {
     }
 }
 
-/// Plays `games` games of `name` between `a` and `b`, `a` taking the first mover's side in
-/// even-numbered games; a game still running after `max_plies` plies counts as a draw. The
-/// score is `a`'s.
+/// Plays `games` games of `name` between `a` and `b` from the start position, `a` taking the
+/// first mover's side in even-numbered games; a game still running after `max_plies` plies
+/// counts as a draw. The score is `a`'s.
 pub fn play_between(
     name: &str,
     a: Player,
@@ -309,29 +309,11 @@ pub fn play_between(
     seed: u64,
     max_plies: u32,
 ) -> Score {
-    let mut rng = SmallRng::seed_from_u64(seed);
-    let mut score = Score::default();
-    for i in 0..games {
-        let a_side = if i % 2 == 0 { Side::P1 } else { Side::P2 };
-        let mut g = name
-            .parse::<tetrad::games::GameKind>()
-            .expect("game exists")
-            .new_state();
-        let (result, plies) = play_out(g.as_mut(), a_side, max_plies, |g, a_to_move| {
-            move_of(g, if a_to_move { a } else { b }, &mut rng)
-        });
-        score.add(result, a_side);
-        if std::env::var_os("TETRAD_MATCH_LOG").is_some() {
-            eprintln!(
-                "{name} {a:?} vs {b:?} game {i}: first player {a_side:?}, {result:?} after {plies} plies; running {score}"
-            );
-        }
-    }
-    score
+    play_paired(name, a, b, games, seed, max_plies, 0)
 }
 
-/// Like [`play_between`], but each pair of games starts from the same `opening_plies` random
-/// plies (drawn from `seed`), `a` taking the first mover's side in the first game of the pair and
+/// Plays `games` games like [`play_between`], each pair of games from the same
+/// `opening_plies` random plies (drawn from `seed`), `a` taking the first mover's side in the first game of the pair and
 /// the other side in the second: neither side's result depends on which openings it was dealt.
 /// With `TETRAD_MATCH_LOG` set, every game's moves are printed.
 pub fn play_paired(
