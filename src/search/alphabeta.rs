@@ -5,9 +5,11 @@
 //! scores. Generic over [`Game`].
 //!
 //! With more than one thread the search is Lazy SMP: helper threads search the same root in
-//! other orders on the shared, lock-free table, so that the main thread, which alone decides
-//! when to stop and reports, finds more of its tree already searched (and plays a helper's
-//! iteration when it went deeper and scored higher).
+//! other orders on the shared, lock-free table, every thread on the depth after the deepest one
+//! completed, so that each finds more of its tree already searched and a depth is done when the
+//! first thread is done with it. The main thread alone decides when to stop and reports (a
+//! helper's completed depth as its own, and a helper's last iteration when it went deeper and
+//! scored higher).
 
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
