@@ -93,6 +93,11 @@ class Standings:
         self.aborted = 0
         self.finished = 0
         self.move_ms = {}  # engine name -> [moves, total ms, max ms]
+        self.pair_outcomes = {}  # pair number -> A's outcomes of its finished games
+
+    def pairs(self):
+        """A's two outcomes in each pair whose games both finished."""
+        return [tuple(v) for _, v in sorted(self.pair_outcomes.items()) if len(v) == 2]
 
     def count(self, j, names):
         if j.get("result") == "*":
@@ -103,6 +108,8 @@ class Standings:
         self.total.add(a_outcome)
         self.by_side[a_side].add(a_outcome)
         self.sides_tally.add(p1_outcome)
+        if j.get("pair") is not None:
+            self.pair_outcomes.setdefault(j["pair"], []).append(a_outcome)
         reason = j["reason"]
         self.reasons[reason] = self.reasons.get(reason, 0) + 1
         for m in j.get("moves", ()):

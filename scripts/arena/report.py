@@ -24,6 +24,15 @@ def elo_line(w, l, d):
         _f(e), _f(m), 100.0 * stats.los(w, l), 100.0 * stats.draw_ratio(w, l, d) if w + l + d else 0.0)
 
 
+def pentanomial_line(pairs):
+    """The pair statistics: counts of pairs by the first engine's points (0, 1/2, 1, 3/2, 2),
+    and the Elo difference and LOS computed over pairs (see stats.pentanomial_stats)."""
+    counts = stats.pentanomial(pairs)
+    e, m, p = stats.pentanomial_stats(counts)
+    return "Pairs (0 to 2 points): %s, Elo difference: %s +/- %s, LOS: %.1f %%" % (
+        " ".join(str(c) for c in counts), _f(e), _f(m), 100.0 * p)
+
+
 def sprt_line(sprt, w, l, d, decision=None):
     llr = sprt.llr(w, l, d)
     text = "SPRT: llr %.3g (%.1f%%), lbound %.2f, ubound %.2f" % (llr, 100.0 * llr / sprt.upper, sprt.lower, sprt.upper)
@@ -64,6 +73,9 @@ def final_report(match):
     lines.append("...      %s vs %s: %d - %d - %d  [%.3f] %d" % (
         cfg.sides[0], cfg.sides[1], st.w, st.l, st.d, stats.score(st.w, st.l, st.d) if st.n else 0.0, st.n))
     lines.append(elo_line(t.w, t.l, t.d))
+    pairs = match.pairs()
+    if pairs:
+        lines.append(pentanomial_line(pairs))
     if cfg.sprt is not None:
         lines.append(sprt_line(cfg.sprt, t.w, t.l, t.d, match.sprt_decision))
     lines.append("%d of %d games finished." % (match.finished, cfg.planned))
@@ -85,6 +97,11 @@ def final_report(match):
     return lines
 
 
+def _finite(x):
+    """JSON has no infinity or NaN: null instead."""
+    return None if math.isnan(x) or math.isinf(x) else x
+
+
 def summary(match):
     cfg = match.cfg
     t = match.total
@@ -100,11 +117,14 @@ def summary(match):
         "losses": t.l,
         "draws": t.d,
         "score": stats.score(t.w, t.l, t.d) if t.n else None,
-        "elo": None if math.isnan(e) or math.isinf(e) else e,
-        "elo_error": None if math.isnan(m) or math.isinf(m) else m,
+        "elo": _finite(e),
+        "elo_error": _finite(m),
         "los": stats.los(t.w, t.l),
         "reasons": match.reasons,
     }
+    counts = stats.pentanomial(match.pairs())
+    pe, pm, pl = stats.pentanomial_stats(counts)
+    out["pairs"] = {"counts": counts, "elo": _finite(pe), "elo_error": _finite(pm), "los": _finite(pl)}
     if cfg.sprt is not None:
         s = cfg.sprt
         out["sprt"] = {"elo0": s.elo0, "elo1": s.elo1, "alpha": s.alpha, "beta": s.beta,

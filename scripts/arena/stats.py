@@ -65,6 +65,38 @@ def los(w, l):
     return 0.5 * (1.0 + math.erf((w - l) / math.sqrt(2.0 * (w + l))))
 
 
+def pentanomial(pairs):
+    """Counts of the game pairs (one opening, colours reversed) by the first engine's points in
+    the pair: 0, 1/2, 1, 3/2, 2. ``pairs`` holds the two outcomes (+1, 0, -1) of each pair."""
+    counts = [0] * 5
+    for a, b in pairs:
+        counts[a + b + 2] += 1
+    return counts
+
+
+def pentanomial_stats(counts):
+    """(Elo difference, 95 % half-interval, LOS) from pentanomial pair counts, as fishtest
+    computes them: the pairs, not the games, are the independent trials. In a game where the
+    colour decides most results (Pods), the two games of a pair are far from independent and
+    the per-game formulas overstate the error. NaN when there are no pairs."""
+    n = sum(counts)
+    if n == 0:
+        return float("nan"), float("nan"), float("nan")
+    xs = (0.0, 0.25, 0.5, 0.75, 1.0)
+    s = sum(c * x for c, x in zip(counts, xs)) / n
+    var = sum(c * (x - s) ** 2 for c, x in zip(counts, xs)) / n
+    sd = math.sqrt(var / n)
+    hi = elo_from_score(min(1.0, s + Z95 * sd))
+    lo = elo_from_score(max(0.0, s - Z95 * sd))
+    with_inf = math.isinf(hi) or math.isinf(lo)
+    margin = (hi - lo) / 2.0 if not (with_inf and hi == lo) else float("nan")
+    if sd == 0:
+        los = 0.5 if s == 0.5 else float(s > 0.5)
+    else:
+        los = 0.5 * (1.0 + math.erf((s - 0.5) / (sd * math.sqrt(2.0))))
+    return elo_from_score(s), margin, los
+
+
 def draw_ratio(w, l, d):
     n = w + l + d
     return d / n if n else float("nan")

@@ -78,6 +78,16 @@ class CleanMatchTest(unittest.TestCase):
         self.assertEqual(r.score()[2:4], (wins, losses))
         self.assertEqual((r.summary["wins"], r.summary["losses"]), (wins, losses))
         self.assertEqual(sum(r.reasons().values()), 6)
+        # Pairs by a's points in them, from the records: the report's line and the summary.
+        points = {}
+        for g in r.games:
+            points[g["pair"]] = points.get(g["pair"], 0) + {"a": 2, "b": 0}.get(g["winner"], 1)
+        counts = [sorted(points.values()).count(p) for p in (0, 1, 2, 3, 4)]
+        self.assertEqual(r.summary["pairs"]["counts"], counts)
+        self.assertEqual(sum(counts), 3)
+        line = [x for x in r.out.splitlines() if x.startswith("Pairs (0 to 2 points): ")]
+        self.assertEqual(len(line), 1, r.out)
+        self.assertTrue(line[0].startswith("Pairs (0 to 2 points): %s, Elo difference: " % " ".join(map(str, counts))), line)
 
     def test_clock_accounting(self):
         # left = previous left - used + increment; the increment is 50 ms, start 2000 ms.

@@ -148,9 +148,9 @@ class ParallelShardsTest(unittest.TestCase):
 
         self.assertEqual(len(whole.games), 16)
         self.assertEqual([untimed(j) for j in m.games], [untimed(j) for j in whole.games])
-        for key in ("wins", "losses", "draws", "score", "elo", "elo_error", "los", "reasons", "games_finished"):
+        for key in ("wins", "losses", "draws", "score", "elo", "elo_error", "los", "pairs", "reasons", "games_finished"):
             self.assertEqual(m.summary[key], whole.summary[key], key)
-        for line in ("Score of", "...      ", "Elo difference"):
+        for line in ("Score of", "...      ", "Elo difference", "Pairs"):
             self.assertEqual([x for x in m.out.splitlines() if x.startswith(line)],
                              [x for x in whole.out.splitlines() if x.startswith(line)])
         a, b = sorted(read_pgn(m), key=lambda g: int(g.tags["Round"])), sorted(read_pgn(whole), key=lambda g: int(g.tags["Round"]))

@@ -72,6 +72,38 @@ class EloTest(unittest.TestCase):
         self.assertAlmostEqual(m1 / m2, math.sqrt(10), delta=0.05)
 
 
+class PentanomialTest(unittest.TestCase):
+    def test_counts_by_points_in_the_pair(self):
+        self.assertEqual(stats.pentanomial([(1, 1), (1, -1), (-1, 1), (0, 1), (-1, -1), (0, 0), (-1, 0)]),
+                         [1, 1, 3, 1, 1])
+
+    def test_values_worked_by_hand(self):
+        # 100 pairs: 10 lost both, 80 split, 10 won both: mean 0.5, no difference.
+        e, m, p = stats.pentanomial_stats([10, 0, 80, 0, 10])
+        self.assertAlmostEqual(e, 0.0)
+        self.assertAlmostEqual(p, 0.5)
+        # Pair scores 0 (10 times), 0.5 (70), 1 (20): mean 0.55, variance 0.0725.
+        e, m, p = stats.pentanomial_stats([10, 0, 70, 0, 20])
+        sd = math.sqrt(0.0725 / 100)
+        self.assertAlmostEqual(e, stats.elo_from_score(0.55))
+        self.assertAlmostEqual(p, 0.5 * (1 + math.erf(0.05 / sd / math.sqrt(2))))
+        self.assertAlmostEqual(m, (stats.elo_from_score(0.55 + stats.Z95 * sd) - stats.elo_from_score(0.55 - stats.Z95 * sd)) / 2)
+
+    def test_colour_decided_pairs_give_a_tighter_interval_than_games(self):
+        # The same 200 games, 40 won and 20 lost by the first engine beyond the splits: as
+        # independent games (trinomial) and as pairs where the colour decides most games.
+        _, per_game = stats.elo(110, 90, 0)
+        _, per_pair = stats.pentanomial_stats([5, 0, 80, 0, 15])[:2]
+        self.assertAlmostEqual(stats.pentanomial_stats([5, 0, 80, 0, 15])[0], stats.elo(110, 90, 0)[0])
+        self.assertLess(per_pair, per_game * 0.8)
+
+    def test_no_pairs_and_no_spread(self):
+        self.assertTrue(all(math.isnan(x) for x in stats.pentanomial_stats([0, 0, 0, 0, 0])))
+        e, m, p = stats.pentanomial_stats([0, 0, 0, 0, 4])
+        self.assertEqual((e, p), (math.inf, 1.0))
+        self.assertTrue(math.isnan(m))
+
+
 class SprtTest(unittest.TestCase):
     def test_bounds(self):
         s = stats.Sprt(0, 5, 0.05, 0.05)
