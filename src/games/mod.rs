@@ -123,6 +123,10 @@ pub struct SearchTuning {
     /// On a clock, the soft deadline follows the search: longer while the best move changes or
     /// its score falls, shorter once it has held (`TimeUse` in the search's time code).
     pub time_scaling: bool,
+    /// With several search threads, each deepens on its own, one depth after another, instead
+    /// of all working on the depth after the deepest one completed and leaving it when another
+    /// completes it (the race, the default).
+    pub independent_threads: bool,
 }
 
 impl SearchTuning {
@@ -134,6 +138,7 @@ impl SearchTuning {
         late_move_percent: 0,
         threat_hint: None,
         time_scaling: false,
+        independent_threads: false,
     };
 }
 

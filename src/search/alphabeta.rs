@@ -9,7 +9,8 @@
 //! completed, so that each finds more of its tree already searched and a depth is done when the
 //! first thread is done with it. The main thread alone decides when to stop and reports (a
 //! helper's completed depth as its own, and a helper's last iteration when it went deeper and
-//! scored higher).
+//! scored higher). A game may have its threads deepen independently instead
+//! ([`SearchTuning::independent_threads`]).
 
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
@@ -265,7 +266,8 @@ impl<G: Game> Searcher<'_, G> {
     /// orders differ, so they cover the root moves in different orders, each finds the other's
     /// subtrees in the table, and a depth is done when the first of them is done. (A
     /// Stockfish-9 schedule that skipped depths measured weaker at 2 threads in Pods advanced,
-    /// docs/strength.md.) No reports; it runs until the main thread halts it or the last depth
+    /// docs/strength.md.) Without the race (`independent_threads`) it searches every depth in
+    /// turn. No reports; it runs until the main thread halts it or the last depth
     /// is done. Returns its nodes and its last completed iteration.
     fn helper(&mut self, pos: &G::Pos, max_depth: u32) -> HelperResult<G::Move> {
         let mut completed = None;
@@ -300,7 +302,7 @@ impl<G: Game> Searcher<'_, G> {
                 completed = Some(line);
             }
             let deepest = self.frontier.fetch_max(depth, Ordering::Relaxed).max(depth);
-            depth = deepest + 1;
+            depth = if self.race { deepest + 1 } else { depth + 1 };
         }
         self.counters[self.id].store(self.nodes, Ordering::Relaxed);
         HelperResult {
@@ -756,7 +758,9 @@ impl<'a, G: Game> Searcher<'a, G> {
             others: 0,
             frontier: shared.frontier,
             finished: shared.finished,
-            race: shared.counters.len() > 1 && (id > 0 || params.multipv <= 1),
+            race: shared.counters.len() > 1
+                && (id > 0 || params.multipv <= 1)
+                && !tuning.independent_threads,
             iteration: 0,
             superseded: false,
             rules,

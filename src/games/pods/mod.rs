@@ -238,6 +238,7 @@ impl SearchHooks for Pods {
             lmr_percent: 100,
             history_malus: true,
             iir: true,
+            independent_threads: true,
             ..SearchTuning::DEFAULT
         }
     }
