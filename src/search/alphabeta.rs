@@ -147,7 +147,8 @@ struct Searcher<'a, G: Game> {
     frontier: &'a AtomicU32,
     finished: &'a Finished<G::Move>,
     /// Whether this thread leaves an iteration as soon as another thread has completed it
-    /// (several threads, and not the main thread of a MultiPV search).
+    /// (several threads, not the main thread of a MultiPV search, and not a game whose threads
+    /// deepen independently).
     race: bool,
     /// The depth of the iteration under way, and whether it was left for another thread's.
     iteration: u32,
