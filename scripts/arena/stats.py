@@ -49,12 +49,16 @@ def elo(w, l, d):
         return float("nan"), float("nan")
     s = score(w, l, d)
     var = (w * (1 - s) ** 2 + l * s ** 2 + d * (0.5 - s) ** 2) / n
-    sd = math.sqrt(var / n)
+    return elo_from_score(s), _margin(s, math.sqrt(var / n))
+
+
+def _margin(s, sd):
+    """Half the 95 % interval in Elo of a mean score ``s`` with standard error ``sd``: both
+    ends mapped through the Elo curve."""
     hi = elo_from_score(s + Z95 * sd)
     lo = elo_from_score(s - Z95 * sd)
     with_inf = math.isinf(hi) or math.isinf(lo)
-    margin = (hi - lo) / 2.0 if not (with_inf and hi == lo) else float("nan")
-    return elo_from_score(s), margin
+    return (hi - lo) / 2.0 if not (with_inf and hi == lo) else float("nan")
 
 
 def los(w, l):
@@ -86,10 +90,7 @@ def pentanomial_stats(counts):
     s = sum(c * x for c, x in zip(counts, xs)) / n
     var = sum(c * (x - s) ** 2 for c, x in zip(counts, xs)) / n
     sd = math.sqrt(var / n)
-    hi = elo_from_score(min(1.0, s + Z95 * sd))
-    lo = elo_from_score(max(0.0, s - Z95 * sd))
-    with_inf = math.isinf(hi) or math.isinf(lo)
-    margin = (hi - lo) / 2.0 if not (with_inf and hi == lo) else float("nan")
+    margin = _margin(s, sd)
     if sd == 0:
         los = 0.5 if s == 0.5 else float(s > 0.5)
     else:
