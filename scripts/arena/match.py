@@ -9,7 +9,7 @@ import threading
 import time
 import traceback
 
-from . import records, webreport
+from . import records, stats, webreport
 from .clock import Clock
 from .engines import FAULTS, Failure, Setup, make_player
 from .proc import Aborted, kill_all
@@ -98,6 +98,15 @@ class Standings:
     def pairs(self):
         """A's two outcomes in each pair whose games both finished."""
         return [tuple(v) for _, v in sorted(self.pair_outcomes.items()) if len(v) == 2]
+
+    def pair_stats(self):
+        """(pentanomial counts, Elo, 95 % half-interval, LOS) over the finished pairs, or None
+        when no pair has finished."""
+        pairs = self.pairs()
+        if not pairs:
+            return None
+        counts = stats.pentanomial(pairs)
+        return (counts,) + stats.pentanomial_stats(counts)
 
     def count(self, j, names):
         if j.get("result") == "*":

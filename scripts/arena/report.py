@@ -24,11 +24,10 @@ def elo_line(w, l, d):
         _f(e), _f(m), 100.0 * stats.los(w, l), 100.0 * stats.draw_ratio(w, l, d) if w + l + d else 0.0)
 
 
-def pentanomial_line(pairs):
-    """The pair statistics: counts of pairs by the first engine's points (0, 1/2, 1, 3/2, 2),
-    and the Elo difference and LOS computed over pairs (see stats.pentanomial_stats)."""
-    counts = stats.pentanomial(pairs)
-    e, m, p = stats.pentanomial_stats(counts)
+def pentanomial_line(pair_stats):
+    """The pair statistics (Standings.pair_stats): counts of pairs by the first engine's points
+    (0, 1/2, 1, 3/2, 2), and the Elo difference and LOS computed over pairs."""
+    counts, e, m, p = pair_stats
     return "Pairs (0 to 2 points): %s, Elo difference: %s +/- %s, LOS: %.1f %%" % (
         " ".join(str(c) for c in counts), _f(e), _f(m), 100.0 * p)
 
@@ -73,9 +72,9 @@ def final_report(match):
     lines.append("...      %s vs %s: %d - %d - %d  [%.3f] %d" % (
         cfg.sides[0], cfg.sides[1], st.w, st.l, st.d, stats.score(st.w, st.l, st.d) if st.n else 0.0, st.n))
     lines.append(elo_line(t.w, t.l, t.d))
-    pairs = match.pairs()
-    if pairs:
-        lines.append(pentanomial_line(pairs))
+    pair_stats = match.pair_stats()
+    if pair_stats:
+        lines.append(pentanomial_line(pair_stats))
     if cfg.sprt is not None:
         lines.append(sprt_line(cfg.sprt, t.w, t.l, t.d, match.sprt_decision))
     lines.append("%d of %d games finished." % (match.finished, cfg.planned))
@@ -122,8 +121,7 @@ def summary(match):
         "los": stats.los(t.w, t.l),
         "reasons": match.reasons,
     }
-    counts = stats.pentanomial(match.pairs())
-    pe, pm, pl = stats.pentanomial_stats(counts)
+    counts, pe, pm, pl = match.pair_stats() or ([0] * 5, math.nan, math.nan, math.nan)
     out["pairs"] = {"counts": counts, "elo": _finite(pe), "elo_error": _finite(pm), "los": _finite(pl)}
     if cfg.sprt is not None:
         s = cfg.sprt

@@ -208,10 +208,9 @@ def page(view):
     row("Elo difference", "<span id=\"elo\">%s &plusmn; %s</span> (95 %%)" % (_num(e), _num(m)))
     row("LOS", "%.1f %%" % (100.0 * stats.los(t.w, t.l)))
     row("Draw ratio", "%.1f %%" % (100.0 * stats.draw_ratio(t.w, t.l, t.d)) if t.n else "n/a")
-    pairs = view.pairs()
-    if pairs:
-        counts = stats.pentanomial(pairs)
-        pe, pm, pl = stats.pentanomial_stats(counts)
+    pair_stats = view.pair_stats()
+    if pair_stats:
+        counts, pe, pm, pl = pair_stats
         row("Pairs", "<span id=\"pairs\">%s</span> by %s's points (0, &frac12;, 1, 1&frac12;, 2): "
             "Elo %s &plusmn; %s, LOS %.1f %%" % (" ".join(str(c) for c in counts), _e(a), _num(pe), _num(pm), 100.0 * pl))
     if cfg.sprt is not None:

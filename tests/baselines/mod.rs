@@ -312,9 +312,10 @@ pub fn play_between(
     play_paired(name, a, b, games, seed, max_plies, 0)
 }
 
-/// Plays `games` games like [`play_between`], each pair of games from the same
-/// `opening_plies` random plies (drawn from `seed`), `a` taking the first mover's side in the first game of the pair and
-/// the other side in the second: neither side's result depends on which openings it was dealt.
+/// Plays `games` games like [`play_between`], each pair of games from the same `opening_plies`
+/// random plies (drawn from `seed`), `a` taking the first mover's side in the first game of the
+/// pair and the other side in the second: neither side's result depends on which openings it was
+/// dealt.
 /// With `TETRAD_MATCH_LOG` set, every game's moves are printed.
 pub fn play_paired(
     name: &str,
