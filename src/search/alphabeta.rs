@@ -10,7 +10,10 @@
 //! first thread is done with it. The main thread alone decides when to stop and reports (a
 //! helper's completed depth as its own, and a helper's last iteration when it went deeper and
 //! scored higher). A game may have its threads deepen independently instead
-//! ([`SearchTuning::independent_threads`]).
+//! ([`SearchTuning::independent_threads`]). At nodes deep enough, each thread puts off the
+//! moves after the first that another thread is searching at that moment, and comes back to
+//! them after the others (Kerrigan's simplified ABDADA): two threads at one node then split its
+//! moves instead of both searching each.
 
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
@@ -24,7 +27,7 @@ use rand::SeedableRng;
 
 use super::movepick::MoveOrder;
 use super::time::{Deadlines, Limits, TimeUse};
-use super::tt::{Bound, MoveCode, Table};
+use super::tt::{move_hashes, Bound, MoveCode, Table};
 use crate::games::prelude::*;
 use crate::games::{self, DrawRules, DrawTracker, Outcome, SearchTuning, Terminal, EVAL_LIMIT};
 
@@ -43,6 +46,12 @@ const SLOW_NODE: Duration = Duration::from_micros(5);
 /// Depths and move indices beyond these share the last entry of the reduction table.
 const LMR_DEPTHS: usize = 64;
 const LMR_MOVES: usize = 64;
+/// Nodes with at least this depth left take part in [`Busy`]: nearer the horizon a node is
+/// cheaper than a deferral. (Time to depth 7 over Pods-advanced game positions measured alike for
+/// 3 to 6.)
+const DEFER_DEPTH: i32 = 4;
+/// Slots of [`Busy`]; collisions only cost a move deferred or searched twice.
+const BUSY_SLOTS: usize = 1 << 14;
 
 /// `ln(depth)·ln(index)` in 1/1024ths, the shape of the late-move reductions.
 fn lmr_table() -> &'static [[i32; LMR_MOVES]; LMR_DEPTHS] {
@@ -183,6 +192,40 @@ struct Searcher<'a, G: Game> {
     /// Set while pondering: the clock does not run yet.
     ponder: Option<&'a AtomicBool>,
     buffers: Vec<Vec<G::Move>>,
+    /// The moves the threads are searching (several threads only).
+    busy: Option<&'a Busy>,
+}
+
+/// Which (node, move) pairs some thread is searching right now, one per slot, for the threads
+/// of one search to put off each other's moves (simplified ABDADA). A slot holds a mix of the
+/// node's key and the move's hash, or 0.
+struct Busy(Vec<AtomicU64>);
+
+impl Busy {
+    fn new() -> Self {
+        Busy((0..BUSY_SLOTS).map(|_| AtomicU64::new(0)).collect())
+    }
+
+    fn tag<M: std::hash::Hash>(key: u64, m: &M) -> (usize, u64) {
+        let tag = (key ^ move_hashes(m).0.wrapping_mul(0x9e37_79b9_7f4a_7c15)) | 1;
+        ((tag >> 40) as usize % BUSY_SLOTS, tag)
+    }
+
+    fn taken<M: std::hash::Hash>(&self, key: u64, m: &M) -> bool {
+        let (slot, tag) = Self::tag(key, m);
+        self.0[slot].load(Ordering::Relaxed) == tag
+    }
+
+    fn enter<M: std::hash::Hash>(&self, key: u64, m: &M) {
+        let (slot, tag) = Self::tag(key, m);
+        self.0[slot].store(tag, Ordering::Relaxed);
+    }
+
+    /// Frees the slot unless another pair has taken it since.
+    fn leave<M: std::hash::Hash>(&self, key: u64, m: &M) {
+        let (slot, tag) = Self::tag(key, m);
+        let _ = self.0[slot].compare_exchange(tag, 0, Ordering::Relaxed, Ordering::Relaxed);
+    }
 }
 
 fn terminal_score<G: Game>(game: &G, pos: &G::Pos, t: Terminal, ply: usize) -> i32 {
@@ -468,8 +511,29 @@ impl<G: Game> Searcher<'_, G> {
         let mut best = -INF;
         let mut best_move = None;
         let n = picker.len();
-        while let Some(pick) = picker.next() {
+        let busy = self.busy.filter(|_| depth >= DEFER_DEPTH);
+        // Moves another thread was searching when they came up, in the order they came.
+        let mut deferred = Vec::new();
+        let mut next_deferred = 0;
+        loop {
+            let pick = match picker.next() {
+                Some(p) if p.index > 0 && busy.is_some_and(|b| b.taken(key, &p.mv)) => {
+                    deferred.push(p);
+                    continue;
+                }
+                Some(p) => p,
+                None if next_deferred < deferred.len() => {
+                    next_deferred += 1;
+                    deferred[next_deferred - 1]
+                }
+                None => break,
+            };
             let (i, m) = (pick.index, pick.mv);
+            // The first move is everybody's (young brothers wait); the others are shared out.
+            let share = busy.filter(|_| i > 0);
+            if let Some(b) = share {
+                b.enter(key, &m);
+            }
             let quiet = pick.quiet && !forcing;
             if quiet && !pick.threat && i >= late_moves && best > -MATE_BOUND {
                 continue;
@@ -498,6 +562,9 @@ impl<G: Game> Searcher<'_, G> {
                 }
             }
             self.tracker.pop();
+            if let Some(b) = share {
+                b.leave(key, &m);
+            }
             if self.aborted {
                 break;
             }
@@ -586,6 +653,7 @@ pub fn search<G: Game>(
     let counters: Vec<AtomicU64> = (0..threads).map(|_| AtomicU64::new(0)).collect();
     let frontier = AtomicU32::new(0);
     let finished = Mutex::new(None);
+    let busy = (threads > 1).then(Busy::new);
     let shared = Shared {
         stop,
         halt: &halt,
@@ -593,6 +661,7 @@ pub fn search<G: Game>(
         ponder: params.ponder.as_deref(),
         frontier: &frontier,
         finished: &finished,
+        busy: busy.as_ref(),
     };
     thread::scope(|scope| {
         let mut helpers = Vec::new();
@@ -721,6 +790,8 @@ struct Shared<'a, M> {
     /// See [`Searcher::frontier`].
     frontier: &'a AtomicU32,
     finished: &'a Finished<M>,
+    /// See [`Searcher::busy`].
+    busy: Option<&'a Busy>,
 }
 
 /// The deepest iteration a helper completed: its line and selective depth.
@@ -788,6 +859,7 @@ impl<'a, G: Game> Searcher<'a, G> {
             excluded: Vec::new(),
             ponder: shared.ponder,
             buffers: vec![Vec::new(); MAX_PLY],
+            busy: shared.busy,
         }
     }
 }

@@ -32,6 +32,7 @@ pub(super) struct MovePicker<M> {
 }
 
 /// A move from [`MovePicker::next`].
+#[derive(Clone, Copy)]
 pub(super) struct Pick<M> {
     pub mv: M,
     /// How many moves were handed out before this one.
