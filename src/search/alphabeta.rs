@@ -512,12 +512,17 @@ impl<G: Game> Searcher<'_, G> {
         let mut best_move = None;
         let n = picker.len();
         let busy = self.busy.filter(|_| depth >= DEFER_DEPTH);
+        // The main thread does not put off root moves: its cut-short last iteration, which
+        // often decides the move, would miss them. A helper does, and so searches ahead of it.
+        let may_defer = ply > 0 || self.id > 0;
         // Moves another thread was searching when they came up, in the order they came.
         let mut deferred = Vec::new();
         let mut next_deferred = 0;
         loop {
             let pick = match picker.next() {
-                Some(p) if p.index > 0 && busy.is_some_and(|b| b.taken(key, &p.mv)) => {
+                Some(p)
+                    if may_defer && p.index > 0 && busy.is_some_and(|b| b.taken(key, &p.mv)) =>
+                {
                     deferred.push(p);
                     continue;
                 }
