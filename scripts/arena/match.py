@@ -419,7 +419,7 @@ class Game:
             if name not in cfg.sides:
                 raise RefereeError("referee names the side to move %r, not one of %s" % (name, "/".join(cfg.sides)))
             side = cfg.sides.index(name)
-            legal = ref.legal_moves()
+            legal = ref.listed_moves()
             mover = self.seat[side]
             try:
                 reply = players[mover].think(setup, self.moves, side, self.clocks)
@@ -432,7 +432,8 @@ class Game:
             ok, why = ref.play(move)
             if not ok:
                 return self._forfeit(mover, Failure("illegal", "%s: %s" % (move, why or "refused by the referee")), ref, attempted=move)
-            if move not in legal:
+            if legal is not None and move not in legal:
+                # Without the list (too many moves to list) the move stays as it was sent.
                 move = ref.canonical(move, legal)
             self.clocks[side].charge(reply.elapsed)
             self.moves.append(move)

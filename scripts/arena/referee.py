@@ -92,6 +92,12 @@ class Referee:
     def legal_moves(self):
         return self.ask("legal_moves").split()
 
+    def listed_moves(self):
+        """The legal moves, or None when the referee declines to list them (tetrad does past
+        a million, which dense Phutball positions reach): a game goes on without the list."""
+        ok, text = self.attempt("legal_moves")
+        return text.split() if ok else None
+
     def side_to_move(self):
         return self.ask("side_to_move").strip().lower()
 

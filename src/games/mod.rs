@@ -127,6 +127,11 @@ pub struct SearchTuning {
     /// of all working on the depth after the deepest one completed and leaving it when another
     /// completes it (the race, the default).
     pub independent_threads: bool,
+    /// With several search threads, a thread puts off the moves (after the first) that another
+    /// thread is searching at the same node, at nodes 4 plies or more from the horizon, and
+    /// comes back to them after the node's other moves (simplified ABDADA; at the root only
+    /// the helpers do).
+    pub share_moves: bool,
 }
 
 impl SearchTuning {
@@ -139,6 +144,7 @@ impl SearchTuning {
         threat_hint: None,
         time_scaling: false,
         independent_threads: false,
+        share_moves: false,
     };
 }
 

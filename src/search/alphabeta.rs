@@ -10,10 +10,11 @@
 //! first thread is done with it. The main thread alone decides when to stop and reports (a
 //! helper's completed depth as its own, and a helper's last iteration when it went deeper and
 //! scored higher). A game may have its threads deepen independently instead
-//! ([`SearchTuning::independent_threads`]). At nodes deep enough, each thread puts off the
-//! moves after the first that another thread is searching at that moment, and comes back to
-//! them after the others (Kerrigan's simplified ABDADA): two threads at one node then split its
-//! moves instead of both searching each.
+//! ([`SearchTuning::independent_threads`]), and may have them share the moves of a node out
+//! ([`SearchTuning::share_moves`]): at nodes deep enough, each thread puts off the moves after
+//! the first that another thread is searching at that moment, and comes back to them after the
+//! others (Kerrigan's simplified ABDADA), so that two threads at one node split its moves
+//! instead of both searching each. At the root only the helpers do.
 
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
@@ -192,7 +193,7 @@ struct Searcher<'a, G: Game> {
     /// Set while pondering: the clock does not run yet.
     ponder: Option<&'a AtomicBool>,
     buffers: Vec<Vec<G::Move>>,
-    /// The moves the threads are searching (several threads only).
+    /// The moves the threads are searching (several threads, [`SearchTuning::share_moves`]).
     busy: Option<&'a Busy>,
 }
 
@@ -534,14 +535,14 @@ impl<G: Game> Searcher<'_, G> {
                 None => break,
             };
             let (i, m) = (pick.index, pick.mv);
+            let quiet = pick.quiet && !forcing;
+            if quiet && !pick.threat && i >= late_moves && best > -MATE_BOUND {
+                continue;
+            }
             // The first move is everybody's (young brothers wait); the others are shared out.
             let share = busy.filter(|_| i > 0);
             if let Some(b) = share {
                 b.enter(key, &m);
-            }
-            let quiet = pick.quiet && !forcing;
-            if quiet && !pick.threat && i >= late_moves && best > -MATE_BOUND {
-                continue;
             }
             self.threat[ply + 1] = pick.threat;
             let child = game.make(pos, m);
@@ -658,7 +659,7 @@ pub fn search<G: Game>(
     let counters: Vec<AtomicU64> = (0..threads).map(|_| AtomicU64::new(0)).collect();
     let frontier = AtomicU32::new(0);
     let finished = Mutex::new(None);
-    let busy = (threads > 1).then(Busy::new);
+    let busy = (threads > 1 && game.search_tuning().share_moves).then(Busy::new);
     let shared = Shared {
         stop,
         halt: &halt,

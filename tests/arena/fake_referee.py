@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """A GTP referee for the toy game (see toy.py), speaking the referee subset of tetrad's
 protocol. ``--crash-after N`` makes it exit after N commands (to test referee failures);
-``showboard svg`` draws the pile (``--no-svg``: it answers ``?`` as a referee without SVG does)."""
+``showboard svg`` draws the pile (``--no-svg``: it answers ``?`` as a referee without SVG does);
+``--list-until N`` refuses ``legal_moves`` after N moves."""
 
 import argparse
 import os
@@ -18,6 +19,8 @@ def main():
     ap.add_argument("--games", default="toy")
     ap.add_argument("--pidfile")
     ap.add_argument("--no-svg", action="store_true")
+    ap.add_argument("--list-until", type=int, default=0,
+                    help="refuse legal_moves once this many moves are played (as tetrad does past a million moves)")
     args = ap.parse_args()
     if args.pidfile:
         with open(args.pidfile, "a") as f:
@@ -64,6 +67,8 @@ def main():
         if cmd == "side_to_move":
             return True, toy.SIDES[pos().side]
         if cmd == "legal_moves":
+            if args.list_until and len(state["history"]) > args.list_until:
+                return False, "too many legal moves to list (more than 3)"
             return True, " ".join(toy.legal(pos()))
         if cmd == "game_result":
             r = toy.result(pos())

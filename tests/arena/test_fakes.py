@@ -259,6 +259,22 @@ class RulesAndAdjudicationTest(unittest.TestCase):
             self.assertEqual(sent[0]["sent"].lower().lstrip("t"), sent[0]["move"])
 
 
+    def test_a_referee_declining_to_list_the_moves_leaves_the_game_going(self):
+        # From the third ply on the referee declines `legal_moves`; the lenient move at b's
+        # second turn (ply 4) is then recorded as it was sent.
+        r = run_arena([fake("a"), fake("b", "--fault lenient --fault-at 2", proto="gtp")], "--games", 2, *FAST,
+                      referee=FAKE_REFEREE + " --list-until 2")
+        self.assertEqual(r.code, 0, r)
+        self.assertNotIn("Aborted", "".join(r.reasons()))
+        for g in r.games:
+            self.assertNotEqual(g["result"], "*")
+            sent = [e for e in g["moves"] if "sent" in e]
+            self.assertEqual(sent, [])
+            odd = [e["move"] for e in g["moves"] if not e["move"] in ("1", "2", "3", "w")]
+            self.assertEqual(len(odd), 1, g["moves"])
+            self.assertTrue(odd[0] == "W" or odd[0].startswith("t"), odd)
+
+
 class MatchControlTest(unittest.TestCase):
     def test_stronger_engine_is_ahead(self):
         r = run_arena([fake("strong"), fake("weak", "--play random")], "--games", 20, "--concurrency", 2, *FAST)

@@ -140,6 +140,39 @@ class RecordsPerGameTest(unittest.TestCase):
 _per_game(RecordsPerGameTest, "records")
 
 
+class TimeToDepthScriptTest(unittest.TestCase):
+    """scripts/ttd.py over the positions of a short Pods-advanced match: one line per engine,
+    the first engine's speed-up over itself 1, every position searched by every engine."""
+
+    def test_every_engine_gets_a_line_over_the_same_positions(self):
+        needs("pods-advanced")
+        engines = ["cmd=%s,name=a,proto=ugi,depth=1" % TETRAD, "cmd=%s,name=b,proto=ugi,depth=1" % TETRAD]
+        r = run_arena(engines, "--games", 2, "--tc", "inf", "--random-plies", 2, "--seed", 3,
+                      "--report-boards", 0, game="pods-advanced", referee=None, timeout=60)
+        self.assertEqual(r.code, 0, r)
+        script = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                              "scripts", "ttd.py")
+        p = subprocess.run([sys.executable, script, "--games", os.path.join(r.dir, "games.jsonl"), "--depth", "2",
+                            "--positions", "3", "--every", "5", TETRAD + ":1", TETRAD + ":2"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
+        out = p.stdout.decode()
+        self.assertEqual(p.returncode, 0, p.stderr.decode())
+        lines = out.strip().splitlines()
+        self.assertEqual(lines[0], "3 positions of pods-advanced, depth 2", out)
+        self.assertEqual(len(lines), 3, out)
+        self.assertTrue(lines[1].startswith(TETRAD + ":1  total "), out)
+        self.assertIn("speed-up 1.000  geometric mean 1.000", lines[1])
+        self.assertRegex(lines[2], r":2  total \d+\.\d\d s  speed-up \d+\.\d{3}  geometric mean \d+\.\d{3}$")
+
+    def test_a_spec_without_threads_is_refused(self):
+        script = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                              "scripts", "ttd.py")
+        p = subprocess.run([sys.executable, script, "--games", "none.jsonl", "--depth", "2", "engine"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=30)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("expected PATH:THREADS", p.stderr.decode())
+
+
 class TetradStrengthTest(unittest.TestCase):
     def test_depth_4_beats_depth_1(self):
         game = os.environ.get("ARENA_STRENGTH_GAME", "poddavki")

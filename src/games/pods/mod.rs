@@ -239,6 +239,7 @@ impl SearchHooks for Pods {
             history_malus: true,
             iir: true,
             independent_threads: true,
+            share_moves: true,
             ..SearchTuning::DEFAULT
         }
     }

@@ -146,6 +146,55 @@ fn helper_threads_change_no_proven_value() {
 }
 
 #[test]
+fn a_busy_pair_is_taken_until_it_leaves_and_leaving_frees_only_its_own_slot() {
+    let busy = Busy::new();
+    assert!(!busy.taken(7, &3u32));
+    busy.enter(7, &3u32);
+    assert!(busy.taken(7, &3u32));
+    assert!(!busy.taken(7, &4u32), "another move of the node");
+    assert!(!busy.taken(8, &3u32), "the move at another node");
+    // A pair of another node that falls in the same slot takes it over; the first pair's
+    // leaving then leaves the second pair's tag in place.
+    let slot = Busy::tag(7, &3u32).0;
+    let other = (8..1u64 << 24)
+        .find(|&k| Busy::tag(k, &3u32).0 == slot)
+        .expect("a key in the same slot");
+    busy.enter(other, &3u32);
+    assert!(!busy.taken(7, &3u32));
+    busy.leave(7, &3u32);
+    assert!(busy.taken(other, &3u32));
+    busy.leave(other, &3u32);
+    assert!(!busy.taken(other, &3u32));
+}
+
+#[test]
+fn threads_sharing_moves_out_complete_every_depth_with_a_legal_move() {
+    use crate::games::pods::{Pods, PodsRules};
+    let game = Pods::new(PodsRules::Advanced);
+    assert!(game.search_tuning().share_moves);
+    let mut pos = game.start();
+    let mut moves = Vec::new();
+    for ply in 0..12 {
+        for threads in [2, 3] {
+            let r = run_threads(&game, &pos, depth(5), threads);
+            moves.clear();
+            game.legal_moves(&pos, &mut moves);
+            let best = r.best.expect("a move");
+            assert!(moves.contains(&best), "ply {ply}, {threads} threads");
+            let proven = r.score.abs() > MATE_BOUND;
+            assert!(r.depth == 5 || proven, "ply {ply}, {threads} threads");
+            assert_eq!(r.pv.first(), Some(&best));
+        }
+        moves.clear();
+        game.legal_moves(&pos, &mut moves);
+        pos = game.make(&pos, moves[ply * 7 % moves.len()]);
+        if game.terminal(&pos).is_some() {
+            break;
+        }
+    }
+}
+
+#[test]
 fn a_stopped_search_with_helpers_still_yields_a_move() {
     let game = Nim;
     let pos = game.start();
