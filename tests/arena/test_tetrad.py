@@ -11,7 +11,7 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from arena_harness import TETRAD, run_arena  # noqa: E402
+from arena_harness import SCRIPTS, TETRAD, run_arena  # noqa: E402
 from pgncheck import assert_pgn_matches  # noqa: E402
 
 def _ask_tetrad(commands):
@@ -140,6 +140,9 @@ class RecordsPerGameTest(unittest.TestCase):
 _per_game(RecordsPerGameTest, "records")
 
 
+TTD = os.path.join(SCRIPTS, "ttd.py")
+
+
 class TimeToDepthScriptTest(unittest.TestCase):
     """scripts/ttd.py over the positions of a short Pods-advanced match: one line per engine,
     the first engine's speed-up over itself 1, every position searched by every engine."""
@@ -150,9 +153,7 @@ class TimeToDepthScriptTest(unittest.TestCase):
         r = run_arena(engines, "--games", 2, "--tc", "inf", "--random-plies", 2, "--seed", 3,
                       "--report-boards", 0, game="pods-advanced", referee=None, timeout=60)
         self.assertEqual(r.code, 0, r)
-        script = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
-                              "scripts", "ttd.py")
-        p = subprocess.run([sys.executable, script, "--games", os.path.join(r.dir, "games.jsonl"), "--depth", "2",
+        p = subprocess.run([sys.executable, TTD, "--games", os.path.join(r.dir, "games.jsonl"), "--depth", "2",
                             "--positions", "3", "--every", "5", TETRAD + ":1", TETRAD + ":2"],
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
         out = p.stdout.decode()
@@ -165,9 +166,7 @@ class TimeToDepthScriptTest(unittest.TestCase):
         self.assertRegex(lines[2], r":2  total \d+\.\d\d s  speed-up \d+\.\d{3}  geometric mean \d+\.\d{3}$")
 
     def test_a_spec_without_threads_is_refused(self):
-        script = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
-                              "scripts", "ttd.py")
-        p = subprocess.run([sys.executable, script, "--games", "none.jsonl", "--depth", "2", "engine"],
+        p = subprocess.run([sys.executable, TTD, "--games", "none.jsonl", "--depth", "2", "engine"],
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=30)
         self.assertEqual(p.returncode, 2)
         self.assertIn("expected PATH:THREADS", p.stderr.decode())
