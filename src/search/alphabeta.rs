@@ -207,27 +207,30 @@ impl Busy {
         Busy((0..BUSY_SLOTS).map(|_| AtomicU64::new(0)).collect())
     }
 
-    fn tag<M: std::hash::Hash>(key: u64, m: &M) -> (usize, u64) {
+    /// The slot and tag of move `m` at the node with key `key`, worked out once per move of a
+    /// node (the move's hash is not free) and used for each of the calls below.
+    fn tag<M: std::hash::Hash>(key: u64, m: &M) -> BusyTag {
         let tag = (key ^ move_hashes(m).0.wrapping_mul(0x9e37_79b9_7f4a_7c15)) | 1;
-        ((tag >> 40) as usize % BUSY_SLOTS, tag)
+        BusyTag((tag >> 40) as usize % BUSY_SLOTS, tag)
     }
 
-    fn taken<M: std::hash::Hash>(&self, key: u64, m: &M) -> bool {
-        let (slot, tag) = Self::tag(key, m);
-        self.0[slot].load(Ordering::Relaxed) == tag
+    fn taken(&self, t: BusyTag) -> bool {
+        self.0[t.0].load(Ordering::Relaxed) == t.1
     }
 
-    fn enter<M: std::hash::Hash>(&self, key: u64, m: &M) {
-        let (slot, tag) = Self::tag(key, m);
-        self.0[slot].store(tag, Ordering::Relaxed);
+    fn enter(&self, t: BusyTag) {
+        self.0[t.0].store(t.1, Ordering::Relaxed);
     }
 
     /// Frees the slot unless another pair has taken it since.
-    fn leave<M: std::hash::Hash>(&self, key: u64, m: &M) {
-        let (slot, tag) = Self::tag(key, m);
-        let _ = self.0[slot].compare_exchange(tag, 0, Ordering::Relaxed, Ordering::Relaxed);
+    fn leave(&self, t: BusyTag) {
+        let _ = self.0[t.0].compare_exchange(t.1, 0, Ordering::Relaxed, Ordering::Relaxed);
     }
 }
+
+/// A (node, move) pair's slot in [`Busy`] and the tag it leaves there.
+#[derive(Clone, Copy)]
+struct BusyTag(usize, u64);
 
 fn terminal_score<G: Game>(game: &G, pos: &G::Pos, t: Terminal, ply: usize) -> i32 {
     match t.outcome {
@@ -519,15 +522,21 @@ impl<G: Game> Searcher<'_, G> {
         // Moves another thread was searching when they came up, in the order they came.
         let mut deferred = Vec::new();
         let mut next_deferred = 0;
+        // The first move is everybody's (young brothers wait); the others are shared out.
+        let tag_of = |p: &super::movepick::Pick<G::Move>| {
+            busy.filter(|_| p.index > 0)
+                .map(|b| (b, Busy::tag(key, &p.mv)))
+        };
         loop {
-            let pick = match picker.next() {
-                Some(p)
-                    if may_defer && p.index > 0 && busy.is_some_and(|b| b.taken(key, &p.mv)) =>
-                {
-                    deferred.push(p);
-                    continue;
+            let (pick, share) = match picker.next() {
+                Some(p) => {
+                    let share = tag_of(&p);
+                    if may_defer && share.is_some_and(|(b, t)| b.taken(t)) {
+                        deferred.push((p, share));
+                        continue;
+                    }
+                    (p, share)
                 }
-                Some(p) => p,
                 None if next_deferred < deferred.len() => {
                     next_deferred += 1;
                     deferred[next_deferred - 1]
@@ -539,10 +548,8 @@ impl<G: Game> Searcher<'_, G> {
             if quiet && !pick.threat && i >= late_moves && best > -MATE_BOUND {
                 continue;
             }
-            // The first move is everybody's (young brothers wait); the others are shared out.
-            let share = busy.filter(|_| i > 0);
-            if let Some(b) = share {
-                b.enter(key, &m);
+            if let Some((b, t)) = share {
+                b.enter(t);
             }
             self.threat[ply + 1] = pick.threat;
             let child = game.make(pos, m);
@@ -568,8 +575,8 @@ impl<G: Game> Searcher<'_, G> {
                 }
             }
             self.tracker.pop();
-            if let Some(b) = share {
-                b.leave(key, &m);
+            if let Some((b, t)) = share {
+                b.leave(t);
             }
             if self.aborted {
                 break;

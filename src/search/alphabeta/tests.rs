@@ -148,23 +148,24 @@ fn helper_threads_change_no_proven_value() {
 #[test]
 fn a_busy_pair_is_taken_until_it_leaves_and_leaving_frees_only_its_own_slot() {
     let busy = Busy::new();
-    assert!(!busy.taken(7, &3u32));
-    busy.enter(7, &3u32);
-    assert!(busy.taken(7, &3u32));
-    assert!(!busy.taken(7, &4u32), "another move of the node");
-    assert!(!busy.taken(8, &3u32), "the move at another node");
+    let pair = Busy::tag(7, &3u32);
+    assert!(!busy.taken(pair));
+    busy.enter(pair);
+    assert!(busy.taken(pair));
+    assert!(!busy.taken(Busy::tag(7, &4u32)), "another move of the node");
+    assert!(!busy.taken(Busy::tag(8, &3u32)), "the move at another node");
     // A pair of another node that falls in the same slot takes it over; the first pair's
     // leaving then leaves the second pair's tag in place.
-    let slot = Busy::tag(7, &3u32).0;
     let other = (8..1u64 << 24)
-        .find(|&k| Busy::tag(k, &3u32).0 == slot)
+        .map(|k| Busy::tag(k, &3u32))
+        .find(|t| t.0 == pair.0)
         .expect("a key in the same slot");
-    busy.enter(other, &3u32);
-    assert!(!busy.taken(7, &3u32));
-    busy.leave(7, &3u32);
-    assert!(busy.taken(other, &3u32));
-    busy.leave(other, &3u32);
-    assert!(!busy.taken(other, &3u32));
+    busy.enter(other);
+    assert!(!busy.taken(pair));
+    busy.leave(pair);
+    assert!(busy.taken(other));
+    busy.leave(other);
+    assert!(!busy.taken(other));
 }
 
 #[test]
