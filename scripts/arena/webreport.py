@@ -9,8 +9,8 @@ import os
 import time
 import zlib
 
-from . import records, stats
-from .report import duration, move_time_lines
+from . import records, stats, tournament
+from .report import duration
 
 STYLE = """
 body { font-family: sans-serif; margin: 1.5em; color: #222; }
@@ -25,6 +25,150 @@ tr.game { cursor: pointer; } tr.game:hover, tr.game.sel { background: #e8f0ff; }
 .mv { cursor: pointer; padding: 0.1em 0.3em; border-radius: 3px; white-space: nowrap; } .mv:hover { background: #eee; }
 .mv.cur { background: #ffd84d; } .mv.book { color: #777; font-style: italic; }
 .no { color: #999; margin-left: 0.4em; } button { font-size: 1em; min-width: 3em; }
+svg.chart { display: block; background: #fcfcfc; border: 1px solid #e4e4e4; margin: 0.3em 0 0.8em 0; }
+svg.chart text { font-size: 11px; fill: #555; } svg.chart .pt, svg.chart .bar { cursor: pointer; }
+svg.chart .pt:hover { stroke: #000; stroke-width: 2; } .key { display: inline-block; width: 0.9em; height: 0.9em; margin: 0 0.3em 0 0.8em; vertical-align: middle; }
+#charts { max-width: 640px; }
+"""
+
+# the charts: drawn by the page from DATA, as inline SVG
+CHARTS = """
+var NS = 'http://www.w3.org/2000/svg', COLORS = ['#1f5fbf', '#d0602a', '#2a9d5a', '#9b3fb5', '#b8962e', '#555555'];
+function svgEl(tag, attrs, parent) {
+  var e = document.createElementNS(NS, tag);
+  for (var k in attrs) e.setAttribute(k, attrs[k]);
+  if (parent) parent.appendChild(e);
+  return e;
+}
+function chart(box, w, h) {
+  box.innerHTML = '';
+  return svgEl('svg', {'class': 'chart', width: w, height: h, viewBox: '0 0 ' + w + ' ' + h}, box);
+}
+function label(svg, x, y, text, anchor) {
+  var t = svgEl('text', {x: x, y: y, 'text-anchor': anchor || 'start'}, svg); t.textContent = text; return t;
+}
+function line(svg, pts, color, extra) {
+  if (!pts.length) return null;
+  var a = {points: pts.map(function (p) { return p[0].toFixed(1) + ',' + p[1].toFixed(1); }).join(' '),
+           fill: 'none', stroke: color, 'stroke-width': 1.5};
+  for (var k in extra || {}) a[k] = extra[k];
+  return svgEl('polyline', a, svg);
+}
+// One panel of the match's course: values over games 1..n, optional band [lo, hi] and
+// horizontal reference lines.
+function panel(box, title, xs, series, refs, opts) {
+  var W = 600, H = 150, L = 48, R = 10, T = 18, B = 20;
+  var svg = chart(box, W, H), vals = [];
+  series.forEach(function (s) { s.ys.forEach(function (y, i) {
+    if (y !== null) vals.push(y);
+    if (s.lo && s.lo[i] !== null) vals.push(s.lo[i]);
+    if (s.hi && s.hi[i] !== null) vals.push(s.hi[i]); }); });
+  refs.forEach(function (r) { vals.push(r.y); });
+  var lo = Math.min.apply(null, vals.concat([opts.min])), hi = Math.max.apply(null, vals.concat([opts.max]));
+  if (opts.clip) { lo = Math.max(lo, -opts.clip); hi = Math.min(hi, opts.clip); }
+  if (hi - lo < 1e-9) { hi += 1; lo -= 1; }
+  var n = Math.max(xs.length, 2);
+  function X(i) { return L + (W - L - R) * i / (n - 1); }
+  function Y(v) { v = Math.max(lo, Math.min(hi, v)); return T + (H - T - B) * (hi - v) / (hi - lo); }
+  label(svg, L, 12, title);
+  label(svg, L - 4, Y(hi) + 4, opts.fmt(hi), 'end'); label(svg, L - 4, Y(lo) + 4, opts.fmt(lo), 'end');
+  label(svg, L, H - 5, 'game 1'); label(svg, W - R, H - 5, 'game ' + xs.length, 'end');
+  refs.forEach(function (r) {
+    svgEl('line', {x1: L, x2: W - R, y1: Y(r.y), y2: Y(r.y), stroke: r.color || '#999', 'stroke-dasharray': '4 3'}, svg);
+    label(svg, W - R - 2, Y(r.y) - 3, r.text, 'end');
+  });
+  series.forEach(function (s, k) {
+    if (s.lo) {
+      var up = [], down = [];
+      for (var i = 0; i < s.ys.length; i++) if (s.lo[i] !== null && s.hi[i] !== null) { up.push([X(i), Y(s.hi[i])]); down.unshift([X(i), Y(s.lo[i])]); }
+      if (up.length) svgEl('polygon', {points: up.concat(down).map(function (p) { return p[0].toFixed(1) + ',' + p[1].toFixed(1); }).join(' '),
+                                       fill: s.color, 'fill-opacity': 0.15, stroke: 'none', 'class': 'band'}, svg);
+    }
+    var pts = [];
+    for (var i = 0; i < s.ys.length; i++) if (s.ys[i] !== null) pts.push([X(i), Y(s.ys[i])]);
+    line(svg, pts, s.color, {'class': 'series'});
+  });
+  return svg;
+}
+function drawCourse() {
+  var c = DATA.course, box = document.getElementById('course');
+  if (!c || !box || !c.games.length) return;
+  box.innerHTML = '';
+  var parts = ['score', 'elo', 'llr'].map(function (id) { var d = document.createElement('div'); d.id = 'course-' + id; box.appendChild(d); return d; });
+  panel(parts[0], 'score of ' + DATA.names[0] + ' (fraction of the points)', c.games,
+        [{ys: c.score, color: COLORS[0]}], [{y: 0.5, text: '0.5'}], {min: 0, max: 1, fmt: function (v) { return v.toFixed(2); }});
+  panel(parts[1], 'Elo difference with its 95 % interval', c.games,
+        [{ys: c.elo, lo: c.elo_lo, hi: c.elo_hi, color: COLORS[0]}], [{y: 0, text: '0'}],
+        {min: -50, max: 50, clip: 800, fmt: function (v) { return v.toFixed(0); }});
+  if (c.llr) {
+    panel(parts[2], 'SPRT log-likelihood ratio', c.games, [{ys: c.llr, color: COLORS[1]}],
+          [{y: c.lower, text: 'H0 ' + c.lower.toFixed(2), color: '#b33'}, {y: c.upper, text: 'H1 ' + c.upper.toFixed(2), color: '#3a3'}],
+          {min: c.lower, max: c.upper, fmt: function (v) { return v.toFixed(2); }});
+  }
+}
+// A game's evaluation and time charts; a click on a point or a bar calls go(ply).
+function drawGameCharts(g, go) {
+  var ev = document.getElementById('evalchart'), tm = document.getElementById('timechart');
+  var W = 600, H = 170, L = 42, R = 10, T = 18, B = 18, n = g.moves.length;
+  function X(p) { return L + (W - L - R) * (n > 1 ? (p - 1) / (n - 1) : 0.5); }
+  var svg = chart(ev, W, H), clip = g.clip;
+  function Y(v) { v = Math.max(-clip, Math.min(clip, v)); return T + (H - T - B) * (clip - v) / (2 * clip); }
+  label(svg, L, 12, 'evaluation by each engine, pawns from White\u2019s side (mates at \u00b1' + clip + ')');
+  label(svg, L - 4, Y(clip) + 4, '+' + clip, 'end'); label(svg, L - 4, Y(-clip) + 4, '-' + clip, 'end');
+  label(svg, L - 4, Y(0) + 4, '0', 'end');
+  svgEl('line', {x1: L, x2: W - R, y1: Y(0), y2: Y(0), stroke: '#bbb'}, svg);
+  svgEl('line', {id: 'evalcursor', x1: L, x2: L, y1: T, y2: H - B, stroke: '#e0a800', 'stroke-width': 2, visibility: 'hidden'}, svg);
+  [0, 1].forEach(function (who) {
+    var pts = [];
+    for (var i = 0; i < n; i++) if (g.white[i] === who && g.evals[i] !== null) pts.push([X(i + 1), Y(g.evals[i]), i + 1]);
+    line(svg, pts, COLORS[who], {'class': 'series'});
+    pts.forEach(function (p) {
+      var c = svgEl('circle', {cx: p[0].toFixed(1), cy: p[1].toFixed(1), r: 3.5, fill: COLORS[who], 'class': 'pt', 'data-ply': p[2]}, svg);
+      var t = svgEl('title', {}, c); t.textContent = 'ply ' + p[2] + ': ' + g.moves[p[2] - 1] + ' ' + g.times[p[2] - 1];
+      c.addEventListener('click', function () { go(p[2]); });
+    });
+  });
+  var svg2 = chart(tm, W, 120), most = Math.max.apply(null, [1].concat(g.ms.filter(function (x) { return x !== null; })));
+  label(svg2, L, 12, 'time used per move (longest ' + (most < 1000 ? most.toFixed(1) + ' ms' : (most / 1000).toFixed(2) + ' s') + ')');
+  var bw = Math.max(1, (W - L - R) / Math.max(n, 1) - 1);
+  for (var i = 0; i < n; i++) {
+    if (g.ms[i] === null) continue;
+    var h = Math.max(1, 84 * g.ms[i] / most);
+    var r = svgEl('rect', {x: (X(i + 1) - bw / 2).toFixed(1), y: (102 - h).toFixed(1), width: bw.toFixed(1), height: h.toFixed(1),
+                           fill: COLORS[g.white[i]], 'class': 'bar', 'data-ply': i + 1}, svg2);
+    var t = svgEl('title', {}, r); t.textContent = 'ply ' + (i + 1) + ': ' + g.times[i];
+    r.addEventListener('click', (function (p) { return function () { go(p); }; })(i + 1));
+  }
+  svgEl('line', {id: 'timecursor', x1: L, x2: L, y1: 16, y2: 104, stroke: '#e0a800', 'stroke-width': 2, visibility: 'hidden'}, svg2);
+  document.getElementById('chartkey').innerHTML = '<span class="key" style="background:' + COLORS[0] + '"></span>' + escapeHtml(g.whiteName) +
+    ' (White)<span class="key" style="background:' + COLORS[1] + '"></span>' + escapeHtml(g.blackName) + ' (Black)';
+  markPly = function (p) {
+    ['evalcursor', 'timecursor'].forEach(function (id) {
+      var c = document.getElementById(id);
+      if (!c) return;
+      c.setAttribute('visibility', p > 0 ? 'visible' : 'hidden');
+      c.setAttribute('x1', X(p)); c.setAttribute('x2', X(p));
+    });
+  };
+}
+var markPly = function () {};
+function escapeHtml(s) { var d = document.createElement('div'); d.textContent = s; return d.innerHTML; }
+// Per engine: how its move times fall into DATA.buckets, and its average depth.
+function drawEngines() {
+  var E = DATA.engines || [];
+  E.forEach(function (e, k) {
+    var box = document.getElementById('hist-' + k);
+    if (!box) return;
+    var W = 260, H = 70, n = e.histogram.length, most = Math.max.apply(null, [1].concat(e.histogram));
+    var svg = chart(box, W, H), bw = (W - 10) / n;
+    for (var i = 0; i < n; i++) {
+      var h = 46 * e.histogram[i] / most;
+      var r = svgEl('rect', {x: (5 + i * bw).toFixed(1), y: (52 - h).toFixed(1), width: (bw - 1).toFixed(1), height: h.toFixed(1), fill: COLORS[k % COLORS.length]}, svg);
+      var t = svgEl('title', {}, r); t.textContent = DATA.bucketNames[i] + ': ' + e.histogram[i] + ' moves';
+    }
+    label(svg, 5, H - 4, DATA.bucketNames[0]); label(svg, W - 5, H - 4, DATA.bucketNames[n - 1], 'end');
+  });
+}
 """
 
 SCRIPT = """
@@ -46,6 +190,7 @@ SCRIPT = """
   }
   function show() {
     var g = G[cur], n = g.moves.length;
+    markPly(ply);
     var f = frames[cur] ? frames[cur][ply] : null;
     var board = el('board');
     if (!g.boards) {
@@ -89,6 +234,7 @@ SCRIPT = """
       list.appendChild(s); list.appendChild(document.createTextNode(' '));
     }
     el('viewer-box').style.display = '';
+    drawGameCharts(g, function (p) { ply = p; show(); });
     if (history.replaceState) { history.replaceState(null, '', '#game-' + g.n); }
     show();
     if (g.boards) {
@@ -105,6 +251,8 @@ SCRIPT = """
   document.addEventListener('keydown', function (e) {
     if (e.key === 'ArrowLeft') step(ply - 1); else if (e.key === 'ArrowRight') step(ply + 1);
   });
+  drawCourse();
+  drawEngines();
   var rows = document.querySelectorAll('tr.game');
   for (var i = 0; i < rows.length; i++) {
     rows[i].onclick = (function (k) { return function () { open(k); }; })(parseInt(rows[i].getAttribute('data-index'), 10));
@@ -157,11 +305,38 @@ def unpack(text):
     return ["\n".join(d["lines"][k] for k in row) for row in d["boards"]]
 
 
+# Evaluation charts clip at this many pawns (and draw mates there), or less when the game's
+# scores stay smaller.
+EVAL_CLIP = 10
+
+
+def pawns_for_white(score, white_moved):
+    """A move's reported score (``cp N``/``mate N``, from the mover's side) in pawns from
+    White's side, mates as +-EVAL_CLIP; None when there is none."""
+    kind, _, value = (score or "").partition(" ")
+    try:
+        n = int(value)
+    except ValueError:
+        return None
+    v = n / 100.0 if kind == "cp" else (EVAL_CLIP if n > 0 else -EVAL_CLIP) if kind == "mate" else None
+    if v is None:
+        return None
+    return v if white_moved else -v
+
+
 def game_data(j, boards, sides):
     book = list(j.get("opening") or [])
     moves = book + [m["move"] for m in j["moves"]]
-    times = ["opening"] * len(book) + ["%s, %.1f ms" % (m["side"], m.get("ms", 0.0)) for m in j["moves"]]
+    times = ["opening"] * len(book) + ["%s%s, %.1f ms" % (m["side"], " " + records.score_text(m.get("score")) + (
+        "/%d" % m["depth"] if m.get("depth") is not None else "") if records.score_text(m.get("score")) else "",
+        m.get("ms", 0.0)) for m in j["moves"]]
     movers = records.movers(j, sides)
+    wi = records.white_index(sides)
+    white = [0 if who == wi else 1 for who in movers]  # 0: White's move
+    evals = [None] * len(book) + [pawns_for_white(m.get("score"), white[len(book) + k] == 0) for k, m in enumerate(j["moves"])]
+    ms = [None] * len(book) + [m.get("ms", 0.0) for m in j["moves"]]
+    largest = max([abs(v) for v in evals if v is not None] + [1.0])
+    players = (j["p1"], j["p2"])
     numbers, k = [], 1
     for i, who in enumerate(movers):
         numbers.append("%d." % k if who == 0 else ("%d..." % k if i == 0 else ""))
@@ -171,21 +346,69 @@ def game_data(j, boards, sides):
     if boards and boards.get("count") == len(moves) + 1:
         kind, packed = boards["kind"], boards["gz"]
     return {
-        "n": j["game"], "title": "%s (%s) vs %s (%s)" % (j["p1"], sides[0], j["p2"], sides[1]),
-        "result": j["result"], "reason": j["reason"], "moves": moves, "book": len(book),
+        "n": j["game"], "title": "%s (%s) vs %s (%s)" % (players[wi], sides[wi], players[1 - wi], sides[1 - wi]),
+        "result": records.pgn_result(j["result"], sides), "reason": j["reason"], "moves": moves, "book": len(book),
         "times": times, "numbers": numbers, "boards": packed, "kind": kind,
+        "white": white, "evals": evals, "ms": ms, "clip": min(EVAL_CLIP, int(math.ceil(largest))),
+        "whiteName": players[wi], "blackName": players[1 - wi],
     }
+
+
+def course(view):
+    """The match's standing after each game, in the order the games ended: score, Elo with
+    its 95 % interval, and the SPRT's llr (JSON has no infinity: null where unbounded)."""
+    names = view.cfg.names
+    w = l = d = 0
+    out = {"games": [], "score": [], "elo": [], "elo_lo": [], "elo_hi": []}
+    sprt = view.cfg.sprt
+    if sprt is not None:
+        out.update(llr=[], lower=sprt.lower, upper=sprt.upper)
+    for j in view.records:
+        p1 = {"1-0": 1, "0-1": -1}.get(j["result"], 0)
+        a = p1 if j["p1"] == names[0] else -p1
+        w, l, d = w + (a > 0), l + (a < 0), d + (a == 0)
+        e, m = stats.elo(w, l, d)
+        out["games"].append(j["game"])
+        out["score"].append(stats.score(w, l, d))
+        out["elo"].append(_finite(e))
+        out["elo_lo"].append(_finite(e - m))
+        out["elo_hi"].append(_finite(e + m))
+        if sprt is not None:
+            out["llr"].append(sprt.llr(w, l, d))
+    return out
+
+
+def _finite(x):
+    return None if math.isnan(x) or math.isinf(x) else round(x, 3)
+
+
+def engine_data(view):
+    """Per engine: moves, the histogram of its move times (over stats.TIME_BUCKETS) and its average
+    reported depth (None when it reported none)."""
+    out = []
+    for name in view.cfg.names:
+        n, total, worst = view.move_ms.get(name, (0, 0.0, 0.0))
+        hist = view.time_histogram.get(name, [0] * (len(stats.TIME_BUCKETS) + 1))
+        d = view.depths.get(name)
+        out.append({"name": name, "moves": n, "average": total / n if n else None, "longest": worst,
+                    "histogram": hist, "depth": d[1] / d[0] if d and d[0] else None})
+    return out
+
+
+def bucket_names():
+    def ms(x):
+        return "%d ms" % x if x < 1000 else "%g s" % (x / 1000.0)
+    names = ["< %s" % ms(stats.TIME_BUCKETS[0])]
+    names += ["%s\u2013%s" % (ms(a), ms(b)) for a, b in zip(stats.TIME_BUCKETS, stats.TIME_BUCKETS[1:])]
+    names.append(">= %s" % ms(stats.TIME_BUCKETS[-1]))
+    return names
 
 
 def page(view):
     """The report's HTML text. ``view``: a Match, or a merged set of shards (same fields)."""
     cfg = view.cfg
-    t = view.total
-    a, b = cfg.names
     games = sorted(view.records, key=lambda j: j["game"])
     data = [game_data(j, view.boards.get(j["game"]), cfg.sides) for j in games]
-
-    e, m = stats.elo(t.w, t.l, t.d)
     out = []
     w = out.append
     w("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">")
@@ -193,10 +416,70 @@ def page(view):
     w("<h1>%s</h1>" % _e(cfg.event))
     shard = getattr(cfg, "shard", None)
     merged = getattr(view, "merged_from", None)
-    w("<p class=\"small\">Game %s, %s vs %s, time control %s / %s, seed %s%s. Written %s.</p>" % (
-        _e(cfg.game), _e(a), _e(b), _e(cfg.tc_of(0)), _e(cfg.tc_of(1)), _e(cfg.seed),
+    who = ("%s vs %s" % tuple(cfg.names)) if cfg.tournament is None else "%s of %s" % (cfg.tournament, ", ".join(cfg.names))
+    tcs = " / ".join(str(cfg.tc_of(i)) for i in range(len(cfg.names)))
+    w("<p class=\"small\">Game %s, %s, time control %s, seed %s%s. Written %s.</p>" % (
+        _e(cfg.game), _e(who), _e(tcs), _e(cfg.seed),
         (", shard %d/%d" % tuple(shard)) if shard else (", merged from %s" % _e(merged) if merged else ""),
         _e(time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()))))
+    if cfg.tournament is None:
+        _match_summary(view, w)
+    else:
+        _tournament_summary(view, w)
+    w("<h2>Result reasons</h2><table id=\"reasons\">")
+    for reason, count in sorted(view.reasons.items(), key=lambda kv: (-kv[1], kv[0])):
+        w("<tr><td>%s</td><td class=\"num\">%d</td></tr>" % (_e(reason), count))
+    w("</table>")
+    engines = engine_data(view)
+    if any(e["moves"] for e in engines):
+        w("<h2>Engines</h2><table id=\"times\"><tr><th>engine</th><th>moves</th><th>average</th><th>longest</th>"
+          "<th>average depth</th><th>time per move: how many moves took how long</th></tr>")
+        for k, e in enumerate(engines):
+            if e["moves"]:
+                w("<tr><td>%s</td><td class=\"num\">%d</td><td class=\"num\">%.1f ms</td><td class=\"num\">%.1f ms</td>"
+                  "<td class=\"num depth\">%s</td><td><div id=\"hist-%d\" class=\"hist\"></div></td></tr>" % (
+                      _e(e["name"]), e["moves"], e["average"], e["longest"],
+                      "%.1f" % e["depth"] if e["depth"] is not None else "n/a", k))
+        w("</table>")
+    elapsed = getattr(view, "started", None)
+    if elapsed is not None and view.finished + view.aborted < cfg.planned and not getattr(view, "merged_from", None):
+        w("<p class=\"small\">Running for %s; refresh the page for newer games.</p>" % _e(duration(time.monotonic() - elapsed)))
+
+    wi = records.white_index(cfg.sides)
+    w("<h2>Games</h2><p class=\"small\" id=\"convention\">Results are written as in games.pgn: from White's side "
+      "(1-0: White wins), White being %s. games.jsonl writes them from the first mover's side.</p>" % (
+          "the side called white, which in this game moves %s" % ("first" if wi == 0 else "second")
+          if "white" in cfg.sides else "the first mover (%s)" % _e(cfg.sides[0])))
+    w("<table id=\"games\"><tr><th>#</th><th>White (%s)</th><th>Black (%s)</th><th>opening</th><th>result</th>"
+      "<th>reason</th><th class=\"num\">plies</th></tr>" % (_e(cfg.sides[wi]), _e(cfg.sides[1 - wi])))
+    for k, j in enumerate(games):
+        players = (j["p1"], j["p2"])
+        w("<tr class=\"game\" data-index=\"%d\" data-game=\"%d\"><td>%d</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td class=\"num\">%d</td></tr>" % (
+            k, j["game"], j["game"], _e(players[wi]), _e(players[1 - wi]),
+            _e((j.get("opening_source") or "start") + (" (%d plies)" % len(j["opening"]) if j.get("opening") else "")),
+            _e(records.pgn_result(j["result"], cfg.sides)), _e(j["reason"]), j["plies"]))
+    w("</table>")
+    if len(games) and cfg.board_limit < cfg.games:
+        w("<p class=\"small\">Boards are drawn for the first %d games.</p>" % cfg.board_limit)
+
+    w("<div id=\"viewer-box\"><h2 id=\"vtitle\"></h2>")
+    w("<p><button id=\"first\">|&lt;</button> <button id=\"prev\">&lt;</button> "
+      "<button id=\"next\">&gt;</button> <button id=\"last\">&gt;|</button> <span id=\"ply\"></span></p>")
+    w("<div id=\"viewer\"><div id=\"board\"></div><div id=\"moves\"></div></div>")
+    w("<div id=\"charts\"><p class=\"small\" id=\"chartkey\"></p><div id=\"evalchart\"></div><div id=\"timechart\"></div>"
+      "<p class=\"small\">Click a point or a bar to go to that move.</p></div></div>")
+    info = {"games": data, "names": list(cfg.names), "engines": engines, "bucketNames": bucket_names(),
+            "course": course(view) if cfg.tournament is None else None}
+    w("<script>var DATA = %s;</script>" % _script_json(info))
+    w("<script>%s%s</script></body></html>\n" % (CHARTS, SCRIPT))
+    return "\n".join(out)
+
+
+def _match_summary(view, w):
+    cfg = view.cfg
+    t = view.total
+    a, b = cfg.names
+    e, m = stats.elo(t.w, t.l, t.d)
     w("<h2>Summary</h2><table id=\"summary\">")
 
     def row(key, value):
@@ -223,41 +506,32 @@ def page(view):
         st = view.by_side[side]
         row("%s as %s" % (a, cfg.sides[side]), "%d &ndash; %d &ndash; %d" % (st.w, st.l, st.d))
     w("</table>")
-    w("<h2>Result reasons</h2><table id=\"reasons\">")
-    for reason, count in sorted(view.reasons.items(), key=lambda kv: (-kv[1], kv[0])):
-        w("<tr><td>%s</td><td class=\"num\">%d</td></tr>" % (_e(reason), count))
-    w("</table>")
-    times = move_time_lines(view)
-    if times:
-        w("<h2>Time per move</h2><table id=\"times\"><tr><th>engine</th><th>moves</th><th>average</th><th>longest</th></tr>")
-        for name in cfg.names:
-            n, total, worst = view.move_ms.get(name, (0, 0.0, 0.0))
-            if n:
-                w("<tr><td>%s</td><td class=\"num\">%d</td><td class=\"num\">%.1f ms</td><td class=\"num\">%.1f ms</td></tr>" % (
-                    _e(name), n, total / n, worst))
-        w("</table>")
-    elapsed = getattr(view, "started", None)
-    if elapsed is not None and view.finished + view.aborted < cfg.planned and not getattr(view, "merged_from", None):
-        w("<p class=\"small\">Running for %s; refresh the page for newer games.</p>" % _e(duration(time.monotonic() - elapsed)))
+    w("<h2>Course of the match</h2><div id=\"course\"></div>")
 
-    w("<h2>Games</h2><table id=\"games\"><tr><th>#</th><th>%s</th><th>%s</th><th>opening</th><th>result</th><th>reason</th><th class=\"num\">plies</th></tr>" % (
-        _e(cfg.sides[0]), _e(cfg.sides[1])))
-    for k, j in enumerate(games):
-        w("<tr class=\"game\" data-index=\"%d\" data-game=\"%d\"><td>%d</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td class=\"num\">%d</td></tr>" % (
-            k, j["game"], j["game"], _e(j["p1"]), _e(j["p2"]),
-            _e((j.get("opening_source") or "start") + (" (%d plies)" % len(j["opening"]) if j.get("opening") else "")),
-            _e(j["result"]), _e(j["reason"]), j["plies"]))
-    w("</table>")
-    if len(games) and cfg.board_limit < cfg.games:
-        w("<p class=\"small\">Boards are drawn for the first %d games.</p>" % cfg.board_limit)
 
-    w("<div id=\"viewer-box\"><h2 id=\"vtitle\"></h2>")
-    w("<p><button id=\"first\">|&lt;</button> <button id=\"prev\">&lt;</button> "
-      "<button id=\"next\">&gt;</button> <button id=\"last\">&gt;|</button> <span id=\"ply\"></span></p>")
-    w("<div id=\"viewer\"><div id=\"board\"></div><div id=\"moves\"></div></div></div>")
-    w("<script>var DATA = %s;</script>" % _script_json({"games": data}))
-    w("<script>%s</script></body></html>\n" % SCRIPT)
-    return "\n".join(out)
+def _tournament_summary(view, w):
+    cfg = view.cfg
+    fit = tournament.rating_fit(view)
+    w("<h2>Ratings</h2><p class=\"small\">%s; %d of %d games finished%s.</p>" % (
+        _e(tournament.method_text(fit)), view.finished, cfg.planned,
+        ", %d aborted" % view.aborted if view.aborted else ""))
+    w("<table id=\"ratings\"><tr><th>rank</th><th>engine</th><th class=\"num\">Elo</th><th class=\"num\">&plusmn;</th>"
+      "<th class=\"num\">games</th><th class=\"num\">points</th><th class=\"num\">score</th></tr>")
+    order = fit.ranked()
+    for k, i in enumerate(order, 1):
+        g = fit.games[i]
+        w("<tr><td>%d</td><td>%s</td><td class=\"num\">%s</td><td class=\"num\">%s</td><td class=\"num\">%d</td>"
+          "<td class=\"num\">%s</td><td class=\"num\">%s</td></tr>" % (
+              k, _e(fit.names[i]), _num(fit.elo[i]), _num(fit.error[i]), g, "%g" % fit.points[i],
+              "%.1f %%" % (100.0 * fit.points[i] / g) if g else "n/a"))
+    w("</table>")
+    w("<h2>Crosstable</h2><p class=\"small\">The row engine's points against the column engine, out of the games they played.</p>")
+    w("<table id=\"crosstable\"><tr><th></th>%s</tr>" % "".join("<th>%s</th>" % _e(cfg.names[i]) for i in order))
+    for i, row in zip(order, tournament.crosstable(view, order)):
+        cells = "".join("<td class=\"num\">%s</td>" % ("%g/%d" % c if c else ("&mdash;" if j == i else ""))
+                        for j, c in zip(order, row))
+        w("<tr><th>%s</th>%s</tr>" % (_e(cfg.names[i]), cells))
+    w("</table>")
 
 
 def write(path, view):

@@ -51,6 +51,23 @@ class PgnUnitTest(unittest.TestCase):
         self.assertEqual(g.comments, ["opening", "0.013s", "20.00s"])
         self.assertEqual(g.result, "0-1")
 
+    def test_engine_thoughts_in_comments(self):
+        """cutechess's comments: the mover's last score (pawns, mates as such), depth and time;
+        the reader gives back the score and depth as the JSON record has them."""
+        moves = [{"side": "black", "move": "h8-g7", "ms": 512.0, "score": "cp 35", "depth": 12},
+                 {"side": "white", "move": "b2:d4", "ms": 20000.0, "score": "mate -3", "depth": 7},
+                 {"side": "black", "move": "g7-f6", "ms": 1.0, "score": "cp 0", "depth": 1},
+                 {"side": "white", "move": "d4-e5", "ms": 2.0, "score": "cp -1234", "depth": 3},
+                 {"side": "black", "move": "f6-g5", "ms": 3.0, "score": "mate 2", "depth": 9}]
+        text = records.pgn_game(record(moves=moves, plies=5), self.META)
+        self.assertIn("1. a1-b2 {opening} h8-g7 {+0.35/12 0.512s} 2. b2xd4 {-M3/7 20.00s} g7-f6\n"
+                      "{0.00/1 0.001s} 3. d4-e5 {-12.34/3 0.002s} f6-g5 {+M2/9 0.003s} 0-1", text)
+        g, = records.read(text)
+        self.assertEqual(g.thoughts()[0], None)
+        self.assertEqual([(t["score"], t["depth"]) for t in g.thoughts()[1:]], [(m["score"], m["depth"]) for m in moves])
+        self.assertEqual([t["ms"] for t in g.thoughts()[1:]], [512.0, 20000.0, 1.0, 2.0, 3.0])
+        self.assertIsNone(records.parse_comment("Illegal move: e4"))
+
     def test_second_mover_first_and_start_position(self):
         j = record(start=self.META["start"], opening=[], moves=[{"side": "black", "move": "b8-a7", "ms": 1}],
                    tc={"a": "1+0.1", "b": "2"}, engines={"white": "b", "black": "a"})
