@@ -57,7 +57,7 @@ function line(svg, pts, color, extra) {
 // One panel of the match's course: values over games 1..n, optional band [lo, hi] and
 // horizontal reference lines.
 function panel(box, title, xs, series, refs, opts) {
-  var W = 600, H = 150, L = 48, R = 10, T = 18, B = 20;
+  var W = 600, H = 120, L = 48, R = 10, T = 18, B = 20;
   var svg = chart(box, W, H), vals = [];
   series.forEach(function (s) { s.ys.forEach(function (y, i) {
     if (y !== null) vals.push(y);
@@ -305,20 +305,21 @@ def unpack(text):
     return ["\n".join(d["lines"][k] for k in row) for row in d["boards"]]
 
 
-# Evaluation charts clip at this many pawns (and draw mates there), or less when the game's
-# scores stay smaller.
+# Evaluation charts clip at this many pawns, or at the game's largest score when that is
+# smaller; mates are drawn at the clip.
 EVAL_CLIP = 10
+MATE = 1000  # a mate's value in the chart data: beyond any clip
 
 
 def pawns_for_white(score, white_moved):
     """A move's reported score (``cp N``/``mate N``, from the mover's side) in pawns from
-    White's side, mates as +-EVAL_CLIP; None when there is none."""
+    White's side, mates as +-MATE; None when there is none."""
     kind, _, value = (score or "").partition(" ")
     try:
         n = int(value)
     except ValueError:
         return None
-    v = n / 100.0 if kind == "cp" else (EVAL_CLIP if n > 0 else -EVAL_CLIP) if kind == "mate" else None
+    v = n / 100.0 if kind == "cp" else (MATE if n > 0 else -MATE) if kind == "mate" else None
     if v is None:
         return None
     return v if white_moved else -v
@@ -335,7 +336,7 @@ def game_data(j, boards, sides):
     white = [0 if who == wi else 1 for who in movers]  # 0: White's move
     evals = [None] * len(book) + [pawns_for_white(m.get("score"), white[len(book) + k] == 0) for k, m in enumerate(j["moves"])]
     ms = [None] * len(book) + [m.get("ms", 0.0) for m in j["moves"]]
-    largest = max([abs(v) for v in evals if v is not None] + [1.0])
+    largest = max([abs(v) for v in evals if v is not None and abs(v) < MATE] + [1.0])
     players = (j["p1"], j["p2"])
     numbers, k = [], 1
     for i, who in enumerate(movers):
