@@ -4,6 +4,7 @@ schedule, and whole tournaments of the toy fakes (round robin, gauntlet, shards 
 import json
 import math
 import os
+import re
 import sys
 import unittest
 
@@ -225,7 +226,17 @@ class TetradTournamentTest(unittest.TestCase):
         self.assertEqual(cross[1].split(), ranked, r.out)
         self.assertEqual([line.split()[0] for line in cross[2:6]], ranked, r.out)
         ident = identity(r)
-        assert_pgn_matches(self, r, ident["start"], ident["sides"])
+        parsed = assert_pgn_matches(self, r, ident["start"], ident["sides"])
+        # one result convention: the report's table says what the PGN says, White first
+        with open(os.path.join(r.dir, "report.html"), encoding="utf-8") as f:
+            page = f.read()
+        rows = re.findall(r'<tr class="game" data-index="\d+" data-game="(\d+)"><td>\d+</td><td>([^<]*)</td><td>([^<]*)</td>'
+                          r'<td>[^<]*</td><td>([^<]*)</td>', page)
+        self.assertEqual(len(rows), len(r.games))
+        for n, white, black, result in rows:
+            p = parsed[int(n)]
+            self.assertEqual((white, black, result), (p.tags["White"], p.tags["Black"], p.tags["Result"]))
+        self.assertIn("Results are written as in games.pgn: from White's side", page)
         return r
 
     def test_round_robin_poddavki(self):
