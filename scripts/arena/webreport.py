@@ -9,7 +9,7 @@ import os
 import time
 import zlib
 
-from . import records, stats, tournament
+from . import ratings, records, stats, tournament
 from .report import duration
 
 STYLE = """
@@ -57,7 +57,7 @@ function line(svg, pts, color, extra) {
 // One panel of the match's course: values over games 1..n, optional band [lo, hi] and
 // horizontal reference lines.
 function panel(box, title, xs, series, refs, opts) {
-  var W = 600, H = 120, L = 48, R = 10, T = 18, B = 20;
+  var W = 600, H = opts.height || 120, L = 48, R = opts.right || 10, T = 18, B = 20;
   var svg = chart(box, W, H), vals = [];
   series.forEach(function (s) { s.ys.forEach(function (y, i) {
     if (y !== null) vals.push(y);
@@ -72,12 +72,18 @@ function panel(box, title, xs, series, refs, opts) {
   function Y(v) { v = Math.max(lo, Math.min(hi, v)); return T + (H - T - B) * (hi - v) / (hi - lo); }
   label(svg, L, 12, title);
   label(svg, L - 4, Y(hi) + 4, opts.fmt(hi), 'end'); label(svg, L - 4, Y(lo) + 4, opts.fmt(lo), 'end');
-  label(svg, L, H - 5, 'game 1'); label(svg, W - R, H - 5, 'game ' + xs.length, 'end');
+  label(svg, L, H - 5, 'after ' + xs[0] + (xs[0] === 1 ? ' game' : ' games'));
+  label(svg, W - R, H - 5, 'after ' + xs[xs.length - 1] + ' games', 'end');
   refs.forEach(function (r) {
     svgEl('line', {x1: L, x2: W - R, y1: Y(r.y), y2: Y(r.y), stroke: r.color || '#999', 'stroke-dasharray': '4 3'}, svg);
     label(svg, W - R - 2, Y(r.y) - 3, r.text, 'end');
   });
   series.forEach(function (s, k) {
+    if (s.name) {
+      var last = null;
+      for (var i = 0; i < s.ys.length; i++) if (s.ys[i] !== null) last = i;
+      if (last !== null) label(svg, X(last) + 3, Y(s.ys[last]) + 4, s.name).setAttribute('fill', s.color);
+    }
     if (s.lo) {
       var up = [], down = [];
       for (var i = 0; i < s.ys.length; i++) if (s.lo[i] !== null && s.hi[i] !== null) { up.push([X(i), Y(s.hi[i])]); down.unshift([X(i), Y(s.lo[i])]); }
@@ -93,6 +99,14 @@ function panel(box, title, xs, series, refs, opts) {
 function drawCourse() {
   var c = DATA.course, box = document.getElementById('course');
   if (!c || !box || !c.games.length) return;
+  if (c.ratings) {
+    box.innerHTML = '';
+    var d = document.createElement('div'); d.id = 'course-ratings'; box.appendChild(d);
+    panel(d, 'rating of each engine (' + DATA.names[c.anchor] + ' = 0)', c.games,
+          c.ratings.map(function (ys, k) { return {ys: ys, color: COLORS[k % COLORS.length], name: DATA.names[k]}; }), [],
+          {min: -50, max: 50, clip: 2000, height: 180, right: 60, fmt: function (v) { return v.toFixed(0); }});
+    return;
+  }
   box.innerHTML = '';
   var parts = ['score', 'elo', 'llr'].map(function (id) { var d = document.createElement('div'); d.id = 'course-' + id; box.appendChild(d); return d; });
   panel(parts[0], 'score of ' + DATA.names[0] + ' (fraction of the points)', c.games,
@@ -325,12 +339,17 @@ def pawns_for_white(score, white_moved):
     return v if white_moved else -v
 
 
+def _move_note(m):
+    """A move's tooltip: side, reported score/depth when there is one, time."""
+    score = records.score_text(m.get("score"))
+    thought = " %s/%d" % (score, m.get("depth") or 0) if score else ""
+    return "%s%s, %.1f ms" % (m["side"], thought, m.get("ms", 0.0))
+
+
 def game_data(j, boards, sides):
     book = list(j.get("opening") or [])
     moves = book + [m["move"] for m in j["moves"]]
-    times = ["opening"] * len(book) + ["%s%s, %.1f ms" % (m["side"], " " + records.score_text(m.get("score")) + (
-        "/%d" % m["depth"] if m.get("depth") is not None else "") if records.score_text(m.get("score")) else "",
-        m.get("ms", 0.0)) for m in j["moves"]]
+    times = ["opening"] * len(book) + [_move_note(m) for m in j["moves"]]
     movers = records.movers(j, sides)
     wi = records.white_index(sides)
     white = [0 if who == wi else 1 for who in movers]  # 0: White's move
@@ -369,7 +388,7 @@ def course(view):
         a = p1 if j["p1"] == names[0] else -p1
         w, l, d = w + (a > 0), l + (a < 0), d + (a == 0)
         e, m = stats.elo(w, l, d)
-        out["games"].append(j["game"])
+        out["games"].append(len(out["games"]) + 1)
         out["score"].append(stats.score(w, l, d))
         out["elo"].append(_finite(e))
         out["elo_lo"].append(_finite(e - m))
@@ -381,6 +400,34 @@ def course(view):
 
 def _finite(x):
     return None if math.isnan(x) or math.isinf(x) else round(x, 3)
+
+
+COURSE_POINTS = 60  # ratings refitted at most this many times over a tournament's course
+
+
+def rating_course(view):
+    """A tournament's rating list after the games played so far, in the order the games
+    ended, at up to COURSE_POINTS evenly spread numbers of games."""
+    cfg = view.cfg
+    index = {name: k for k, name in enumerate(cfg.names)}
+    n = len(view.records)
+    marks = sorted(set(max(1, int(round(n * (k + 1) / float(COURSE_POINTS)))) for k in range(COURSE_POINTS))) if n else []
+    results, out = {}, {"games": [], "ratings": [[] for _ in cfg.names], "anchor": cfg.anchor}
+    for count, j in enumerate(view.records, 1):
+        i, k = index.get(j["p1"]), index.get(j["p2"])
+        if i is None or k is None:
+            continue
+        p1 = {"1-0": 1.0, "0-1": 0.0}.get(j["result"], 0.5)
+        if i > k:
+            i, k, p1 = k, i, 1.0 - p1
+        pts, games = results.get((i, k), (0.0, 0))
+        results[(i, k)] = (pts + p1, games + 1)
+        if count in marks:
+            fit = ratings.fit(list(cfg.names), results, cfg.anchor)
+            out["games"].append(count)
+            for e, elo in enumerate(fit.elo):
+                out["ratings"][e].append(_finite(elo))
+    return out
 
 
 def engine_data(view):
@@ -470,7 +517,7 @@ def page(view):
     w("<div id=\"charts\"><p class=\"small\" id=\"chartkey\"></p><div id=\"evalchart\"></div><div id=\"timechart\"></div>"
       "<p class=\"small\">Click a point or a bar to go to that move.</p></div></div>")
     info = {"games": data, "names": list(cfg.names), "engines": engines, "bucketNames": bucket_names(),
-            "course": course(view) if cfg.tournament is None else None}
+            "course": course(view) if cfg.tournament is None else rating_course(view)}
     w("<script>var DATA = %s;</script>" % _script_json(info))
     w("<script>%s%s</script></body></html>\n" % (CHARTS, SCRIPT))
     return "\n".join(out)
@@ -526,6 +573,7 @@ def _tournament_summary(view, w):
               k, _e(fit.names[i]), _num(fit.elo[i]), _num(fit.error[i]), g, "%g" % fit.points[i],
               "%.1f %%" % (100.0 * fit.points[i] / g) if g else "n/a"))
     w("</table>")
+    w("<h2>Course of the tournament</h2><div id=\"course\"></div>")
     w("<h2>Crosstable</h2><p class=\"small\">The row engine's points against the column engine, out of the games they played.</p>")
     w("<table id=\"crosstable\"><tr><th></th>%s</tr>" % "".join("<th>%s</th>" % _e(cfg.names[i]) for i in order))
     for i, row in zip(order, tournament.crosstable(view, order)):

@@ -17,7 +17,7 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from arena_harness import TETRAD, run_arena  # noqa: E402
+from arena_harness import TETRAD, fake, run_arena  # noqa: E402
 from test_tetrad import needs, referee_has_svg  # noqa: E402
 
 CHROMIUM_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -215,6 +215,20 @@ class ChartsInBrowserTest(unittest.TestCase):
         b.execute_script("arguments[0].scrollIntoView({block: 'center'});", bar)
         bar.click()
         self.assertEqual(self.ply(), book + len(g["moves"]))
+
+        # a tournament's report: the course of every engine's rating
+        t = run_arena([fake("opt", extra="restart=on"), fake("one", "--play one", extra="restart=on"),
+                       fake("wait", "--play wait", extra="restart=on")], "--games", 2, "--seed", 2, "--tc", "2+0.05")
+        self.assertEqual(t.code, 0, t)
+        b.get("file://" + os.path.join(t.dir, "report.html"))
+        lines = self.find("#course-ratings polyline.series")
+        self.assertEqual(len(lines), 3)
+        counts = [len(x.get_attribute("points").split()) for x in lines]
+        # the anchor (opt) is at 0 from the first game on; the others from their first game
+        self.assertEqual(counts[0], len(t.games))
+        self.assertTrue(all(1 <= c <= len(t.games) for c in counts[1:]), counts)
+        self.assertEqual(len(self.find("#crosstable tr")), 4)
+        b.get("file://" + os.path.join(r.dir, "report.html"))
 
         # another game: its own charts
         b.find_elements("css selector", "tr.game")[1].click()

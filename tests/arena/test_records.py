@@ -206,6 +206,30 @@ class StatusLineTest(unittest.TestCase):
         line = report.Progress(io.StringIO()).line(m)
         self.assertRegex(line, r"^\[4/10\] a vs b: 3 - 1 - 0 \[0\.750\] Elo 190\.8 \+/- \S+ LOS \d+\.\d% \| 1 running, 40s, ETA 1m00s$")
 
+    def test_tournament_status_names_the_leader(self):
+        from arena.match import Tally
+
+        class Cfg:
+            names = ("a", "b", "c")
+            planned = 12
+            sprt = None
+            tournament = "round-robin"
+
+        class M:
+            cfg = Cfg()
+            finished, aborted, running = 3, 0, 2
+            total = Tally()
+
+        m = M()
+        m.started = report.time.monotonic() - 30
+        m.cross = {}
+        for x, y, outcome in (("a", "b", 1), ("c", "a", 0), ("b", "c", -1)):
+            m.cross.setdefault((x, y), Tally()).add(outcome)
+            m.cross.setdefault((y, x), Tally()).add(-outcome)
+        line = report.Progress(io.StringIO()).line(m)
+        # a: 1.5 of 2, c: 1.5 of 2, b: 0 of 2; the leader is the one furthest above half its games, then the most points
+        self.assertRegex(line, r"^\[3/12\] round-robin of 3 engines, leading: a 1\.5/2 \| 2 running, 30s, ETA 1m30s$")
+
     def test_quiet_prints_no_status(self):
         r = run_arena([fake("a"), fake("b")], "--games", 2, *FAST)  # run_arena passes --quiet
         self.assertEqual(r.code, 0, r)
