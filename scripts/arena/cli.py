@@ -201,6 +201,10 @@ def names_for(specs, found):
     return names
 
 
+def _count(n, word):
+    return "%d %s%s" % (n, word, "" if n == 1 else "s")
+
+
 def anchor_index(args, names):
     if args.anchor is None:
         return 0
@@ -274,9 +278,9 @@ def main(argv=None, stdout=None, stderr=None):
     if cfg.tournament is None:
         what = "Match: %s, %s vs %s, %d games" % (args.game, names[0], names[1], games)
     else:
-        what = "Tournament: %s, %s of %s, %d pairings x %d games x %d round%s = %d games" % (
-            args.game, cfg.tournament, ", ".join(names), len(pairs), args.games, args.rounds,
-            "" if args.rounds == 1 else "s", games)
+        what = "Tournament: %s, %s of %s, %s x %s x %s = %d games" % (
+            args.game, cfg.tournament, ", ".join(names), _count(len(pairs), "pairing"), _count(args.games, "game"),
+            _count(args.rounds, "round"), games)
     out.write("%s, tc %s%s, concurrency %d, seed %d%s\n" % (
         what, tc, odds, args.concurrency, seed, ", shard %d/%d: %d games" % (shard[0], shard[1], cfg.planned) if shard else ""))
     out.flush()
