@@ -102,7 +102,7 @@ function drawGameCharts(g, go) {
   function X(p) { return L + (W - L - R) * (n > 1 ? (p - 1) / (n - 1) : 0.5); }
   var svg = chart(ev, W, H), clip = g.clip;
   function Y(v) { v = Math.max(-clip, Math.min(clip, v)); return T + (H - T - B) * (clip - v) / (2 * clip); }
-  label(svg, L, 12, 'evaluation by each engine, pawns from White\u2019s side (mates at \u00b1' + clip + ')');
+  label(svg, L, 12, 'evaluation by each engine, pawns from White\u2019s side (mates: rings at \u00b1' + clip + ')');
   label(svg, L - 4, Y(clip) + 4, '+' + clip, 'end'); label(svg, L - 4, Y(-clip) + 4, '-' + clip, 'end');
   label(svg, L - 4, Y(0) + 4, '0', 'end');
   svgEl('line', {x1: L, x2: W - R, y1: Y(0), y2: Y(0), stroke: '#bbb'}, svg);
@@ -112,7 +112,10 @@ function drawGameCharts(g, go) {
     for (var i = 0; i < n; i++) if (g.white[i] === who && g.evals[i] !== null) pts.push([X(i + 1), Y(g.evals[i]), i + 1]);
     line(svg, pts, COLORS[who], {'class': 'series'});
     pts.forEach(function (p) {
-      var c = svgEl('circle', {cx: p[0].toFixed(1), cy: p[1].toFixed(1), r: 3.5, fill: COLORS[who], 'class': 'pt', 'data-ply': p[2]}, svg);
+      // a mate, clipped to the edge, is a ring, so it is not taken for a score at the clip
+      var mate = Math.abs(g.evals[p[2] - 1]) >= DATA.mate;
+      var c = svgEl('circle', {cx: p[0].toFixed(1), cy: p[1].toFixed(1), r: mate ? 5 : 3.5, fill: mate ? '#fff' : COLORS[who],
+                               stroke: COLORS[who], 'stroke-width': mate ? 2.5 : 0, 'class': 'pt' + (mate ? ' mate' : ''), 'data-ply': p[2]}, svg);
       var t = svgEl('title', {}, c); t.textContent = 'ply ' + p[2] + ': ' + g.moves[p[2] - 1] + ' ' + g.times[p[2] - 1];
       c.addEventListener('click', function () { go(p[2]); });
     });

@@ -11,7 +11,7 @@ import time
 import zlib
 
 from . import records, stats, tournament
-from .charts import CHARTS, bucket_names, course, engine_data, game_series, rating_course
+from .charts import CHARTS, MATE, bucket_names, course, engine_data, game_series, rating_course
 from .report import duration
 
 STYLE = """
@@ -263,7 +263,7 @@ def page(view):
     w("<div id=\"viewer\"><div id=\"board\"></div><div id=\"moves\"></div></div>")
     w("<div id=\"charts\"><p class=\"small\" id=\"chartkey\"></p><div id=\"evalchart\"></div><div id=\"timechart\"></div>"
       "<p class=\"small\">Click a point or a bar to go to that move.</p></div></div>")
-    info = {"games": data, "names": list(cfg.names), "engines": engines, "bucketNames": bucket_names(),
+    info = {"games": data, "names": list(cfg.names), "engines": engines, "bucketNames": bucket_names(), "mate": MATE,
             "course": course(view) if cfg.tournament is None else rating_course(view)}
     w("<script>var DATA = %s;</script>" % _script_json(info))
     w("<script>%s%s</script></body></html>\n" % (CHARTS, SCRIPT))

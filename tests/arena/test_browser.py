@@ -192,6 +192,8 @@ class ChartsInBrowserTest(unittest.TestCase):
         points = self.find("#evalchart circle.pt")
         self.assertEqual(len(points), len(g["moves"]))  # both engines report a score for every move
         self.assertEqual(len(self.find("#evalchart polyline.series")), 2)
+        mates = [m for m in g["moves"] if m["score"].startswith("mate")]
+        self.assertEqual(len(self.find("#evalchart circle.pt.mate")), len(mates))
         bars = self.find("#timechart rect.bar")
         self.assertEqual(len(bars), len(g["moves"]))
         self.assertEqual(sorted(int(x.get_attribute("data-ply")) for x in bars), list(range(book + 1, book + len(g["moves"]) + 1)))
