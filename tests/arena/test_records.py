@@ -15,7 +15,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import toy  # noqa: E402
 from arena_harness import FAKE_REFEREE, fake, run_arena  # noqa: E402
 from pgncheck import assert_pgn_matches, read_pgn  # noqa: E402
-from arena import cli, records, report, webreport  # noqa: E402
+from arena import charts, cli, records, report, webreport  # noqa: E402
 
 FAST = ("--tc", "2+0.05")
 
@@ -96,6 +96,27 @@ class PgnUnitTest(unittest.TestCase):
         self.assertEqual(a.comments, ["c1", None, "multi line", None, None])
         self.assertEqual(a.result, "1/2-1/2")
         self.assertEqual((b.tags["Event"], b.moves, b.result), ("f", ["a3"], "*"))
+
+
+class ChartDataTest(unittest.TestCase):
+    def test_scores_from_whites_side_and_mates_beyond_the_clip(self):
+        """Diamond-like sides: the first mover is black, White moves second. Each score is the
+        mover's; the chart turns Black's around. The clip is the largest score, rounded up."""
+        moves = [{"side": "black", "move": "a1", "ms": 1.0, "score": "cp 50", "depth": 2},
+                 {"side": "white", "move": "b2", "ms": 2.0, "score": "cp -120", "depth": 2},
+                 {"side": "black", "move": "c3", "ms": 3.0},
+                 {"side": "white", "move": "d4", "ms": 4.0, "score": "mate 2", "depth": 5}]
+        j = record(game_name="diamond", engines={"black": "a", "white": "b"}, p1="a", p2="b", start="x",
+                   opening=["z9"], moves=moves, result="0-1")
+        sides = ("black", "white")
+        g = webreport.game_data(j, None, sides)
+        self.assertEqual(g["white"], [0, 1, 0, 1, 0])  # the opening move, before black's, was White's
+        self.assertEqual(g["evals"], [None, -0.5, -1.2, None, charts.MATE])
+        self.assertEqual(g["ms"], [None, 1.0, 2.0, 3.0, 4.0])
+        self.assertEqual(g["clip"], 2)
+        self.assertEqual(g["result"], "1-0")  # as the PGN writes it: White (b) won
+        self.assertEqual((g["whiteName"], g["blackName"]), ("b", "a"))
+        self.assertEqual(records.pgn_game(j, {"event": "e", "sides": sides, "start": "y"}).count('[Result "1-0"]'), 1)
 
 
 class RecordsOfAMatchTest(unittest.TestCase):
