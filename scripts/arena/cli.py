@@ -11,7 +11,7 @@ import sys
 import threading
 import time
 
-from . import records, shards
+from . import records, shards, tournament
 from .clock import TimeControl
 from .engines import Failure, Settings, make_player
 from .spec import EngineSpec
@@ -50,9 +50,17 @@ def parse_args(argv):
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("--game", required=True, help="a game as the engine lists it (GTP list_games); pods = pods-standard")
-    p.add_argument("--engine", action="append", default=[], metavar="SPEC", help="an engine (give exactly two)")
-    p.add_argument("--each", action="append", default=[], metavar="SPEC", help="fields applied to both engines")
-    p.add_argument("--games", type=int, default=2, help="number of games (default 2; each opening is played twice)")
+    p.add_argument("--engine", action="append", default=[], metavar="SPEC",
+                   help="an engine (give two, or more for a tournament)")
+    p.add_argument("--each", action="append", default=[], metavar="SPEC", help="fields applied to every engine")
+    p.add_argument("--games", type=int, default=2,
+                   help="number of games, per pairing and round in a tournament (default 2; each opening is played twice)")
+    p.add_argument("--tournament", choices=tournament.KINDS,
+                   help="play every engine against every other (round-robin, the default with more than two "
+                        "engines) or the first against each other one (gauntlet)")
+    p.add_argument("--rounds", type=int, default=1, metavar="N",
+                   help="tournament: play the pairings' --games N times over, with new openings (default 1)")
+    p.add_argument("--anchor", metavar="NAME", help="tournament: the engine rated 0 (default: the first)")
     p.add_argument("--tc", default="10+0.1", help="time control BASE+INC in seconds, or inf (default 10+0.1)")
     p.add_argument("--margin", type=float, default=100, metavar="MS",
                    help="time a move may exceed the clock by before it loses, for process scheduling (default 100)")
@@ -95,8 +103,16 @@ def referee_argv(text):
 
 
 def build(args):
-    if len(args.engine) != 2:
-        raise ValueError("give exactly two --engine options (got %d)" % len(args.engine))
+    if len(args.engine) < 2:
+        raise ValueError("give at least two --engine options (got %d)" % len(args.engine))
+    if len(args.engine) > 2 and args.tournament is None:
+        args.tournament = "round-robin"
+    if args.tournament is None and (args.rounds != 1 or args.anchor is not None):
+        raise ValueError("--rounds and --anchor are for tournaments (--tournament, or more than two engines)")
+    if args.rounds < 1:
+        raise ValueError("--rounds must be at least 1")
+    if args.tournament is not None and args.sprt:
+        raise ValueError("--sprt tests two engines: it cannot be used in a tournament")
     if args.games < 1:
         raise ValueError("--games must be at least 1")
     if args.concurrency < 1:
@@ -171,11 +187,30 @@ def names_for(specs, found):
     names = []
     for spec, ident in zip(specs, found):
         names.append(spec.name or ident or os.path.basename(spec.argv[0]))
-    if names[0] == names[1]:
-        if specs[0].name and specs[1].name:
-            raise ValueError("the two engines need different names (both are %r)" % names[0])
-        names = [names[0] + "-1", names[1] + "-2"]
+    for name in set(names):
+        same = [k for k, n in enumerate(names) if n == name]
+        if len(same) < 2:
+            continue
+        given = [k for k in same if specs[k].name]
+        if len(given) > 1:
+            raise ValueError("the engines need different names (%d are named %r)" % (len(given), name))
+        for k in same:
+            names[k] = "%s-%d" % (name, k + 1)
+    if len(set(names)) != len(names):
+        raise ValueError("the engines need different names (%s)" % ", ".join(names))
     return names
+
+
+def _count(n, word):
+    return "%d %s%s" % (n, word, "" if n == 1 else "s")
+
+
+def anchor_index(args, names):
+    if args.anchor is None:
+        return 0
+    if args.anchor not in names:
+        raise ValueError("--anchor %s is none of the engines (%s)" % (args.anchor, ", ".join(names)))
+    return names.index(args.anchor)
 
 
 def _interrupt(signum, frame):
@@ -225,20 +260,29 @@ def main(argv=None, stdout=None, stderr=None):
             trace = open(os.path.join(args.out, "protocol.log"), "w", encoding="utf-8") if args.out else err
         book = Book(args.game, start, lines, args.random_plies, seed, args.openings_order == "random", not args.no_rotate)
         shard = shards.parse(args.shard) if args.shard else None
-        cfg = Config(game=args.game, specs=specs, names=names, tc=tc, games=args.games, concurrency=args.concurrency,
+        pairs = tournament.pairings(args.tournament, len(names))
+        games = args.games * args.rounds * len(pairs)
+        cfg = Config(game=args.game, specs=specs, names=names, tc=tc, games=games, concurrency=args.concurrency,
+                     tournament=args.tournament, rounds=args.rounds, per_pairing=args.games,
+                     anchor=anchor_index(args, names),
                      out=args.out, max_plies=args.max_plies, book=book, sprt=sprt, referee=ref_argv, sides=sides,
                      settings=settings, trace=trace, start=start, event=args.event, board_limit=args.report_boards,
-                     seed=seed, shard=shard, indices=shards.indices(args.games, shard))
+                     seed=seed, shard=shard, indices=shards.indices(games, shard))
         if args.out:
             shards.write_identity(args.out, shards.identity(args, cfg, seed))
         match = Match(cfg)
     except (RefereeError, ValueError, OSError) as e:
         err.write("arena: %s\n" % e)
         return 1
-    out.write("Match: %s, %s vs %s, %d games, tc %s%s, concurrency %d, seed %d%s\n" % (
-        args.game, names[0], names[1], args.games, tc,
-        "" if specs[0].tc is None and specs[1].tc is None else " (%s / %s)" % (cfg.tc_of(0), cfg.tc_of(1)),
-        args.concurrency, seed, ", shard %d/%d: %d games" % (shard[0], shard[1], cfg.planned) if shard else ""))
+    odds = "" if all(s.tc is None for s in specs) else " (%s)" % " / ".join(str(cfg.tc_of(i)) for i in range(len(specs)))
+    if cfg.tournament is None:
+        what = "Match: %s, %s vs %s, %d games" % (args.game, names[0], names[1], games)
+    else:
+        what = "Tournament: %s, %s of %s, %s x %s x %s = %d games" % (
+            args.game, cfg.tournament, ", ".join(names), _count(len(pairs), "pairing"), _count(args.games, "game"),
+            _count(args.rounds, "round"), games)
+    out.write("%s, tc %s%s, concurrency %d, seed %d%s\n" % (
+        what, tc, odds, args.concurrency, seed, ", shard %d/%d: %d games" % (shard[0], shard[1], cfg.planned) if shard else ""))
     out.flush()
     progress = Progress(err, enabled=not args.quiet)
     code = 0

@@ -1,6 +1,7 @@
 """The match: workers that each own a referee and one instance of each engine play the games;
 a collector counts results, writes one JSON line per game and runs the SPRT."""
 
+import bisect
 import json
 import os
 import re
@@ -9,7 +10,7 @@ import threading
 import time
 import traceback
 
-from . import records, stats, webreport
+from . import records, stats, tournament, webreport
 from .clock import Clock
 from .engines import FAULTS, Failure, Setup, make_player
 from .proc import Aborted, kill_all
@@ -22,10 +23,16 @@ MAX_REFEREE_FAILURES = 3  # in a row, in one worker: then the match stops
 class Config:
     def __init__(self, **kw):
         self.game = kw["game"]
-        self.specs = kw["specs"]  # two EngineSpec
-        self.names = kw["names"]  # two distinct display names
+        self.specs = kw["specs"]  # EngineSpec per engine: two, or more in a tournament
+        self.names = kw["names"]  # distinct display names
         self.tc = kw["tc"]
+        # None for a two-engine match, else "round-robin" or "gauntlet"
+        self.tournament = kw.get("tournament")
+        self.rounds = kw.get("rounds", 1)
+        self.per_pairing = kw.get("per_pairing", kw["games"])  # games per pairing and round
+        self.pairings = tournament.pairings(self.tournament, len(self.names))
         self.games = kw["games"]
+        self.anchor = kw.get("anchor", 0)
         self.concurrency = kw.get("concurrency", 1)
         self.out = kw.get("out")
         self.max_plies = kw.get("max_plies", 0)
@@ -40,7 +47,7 @@ class Config:
         self.indices = list(range(self.games) if indices is None else indices)
         self.shard = kw.get("shard")  # (K, N) or None
         self.start = kw.get("start")  # the game's start position string
-        self.event = kw.get("event") or "tetrad arena: %s vs %s" % tuple(self.names)
+        self.event = kw.get("event") or tournament.default_event(self.tournament, self.names)
         self.board_limit = kw.get("board_limit", 200)  # games whose boards the report shows
         self.seed = kw.get("seed")
 
@@ -50,6 +57,11 @@ class Config:
 
     def tc_of(self, idx):
         return self.specs[idx].tc or self.tc
+
+    def schedule(self, index):
+        """(engine A, engine B, the game's number within their pairing, 0-based) of game
+        ``index``; see tournament.schedule."""
+        return tournament.schedule(self.pairings, self.per_pairing, index)
 
 
 class Tally:
@@ -85,7 +97,9 @@ class Standings:
     """What the reports count, built from the games' JSON records alone (so a merge of shards
     counts exactly what one run would)."""
 
-    def __init__(self):
+    def __init__(self, tournament_kind=None):
+        self.tournament = tournament_kind  # None: two engines, with the classic tallies
+        self.cross = {}  # (name, opponent) -> Tally from name's side
         self.total = Tally()
         self.by_side = (Tally(), Tally())  # A playing first mover / second mover
         self.sides_tally = Tally()  # first mover vs second mover
@@ -93,6 +107,8 @@ class Standings:
         self.aborted = 0
         self.finished = 0
         self.move_ms = {}  # engine name -> [moves, total ms, max ms]
+        self.time_histogram = {}  # engine name -> moves per TIME_BUCKETS interval
+        self.depths = {}  # engine name -> [moves with a reported depth, sum of the depths]
         self.pair_outcomes = {}  # pair number -> A's outcomes of its finished games
 
     def pairs(self):
@@ -113,25 +129,39 @@ class Standings:
             self.aborted += 1
             return
         self.finished += 1
+        p1 = {"1-0": 1, "0-1": -1}.get(j["result"], 0)
+        self.cross.setdefault((j["p1"], j["p2"]), Tally()).add(p1)
+        self.cross.setdefault((j["p2"], j["p1"]), Tally()).add(-p1)
+        self._count_time(j)
+        reason = j["reason"]
+        self.reasons[reason] = self.reasons.get(reason, 0) + 1
+        if self.tournament is not None:
+            return
         a_outcome, p1_outcome, a_side = outcomes(j, names)
         self.total.add(a_outcome)
         self.by_side[a_side].add(a_outcome)
         self.sides_tally.add(p1_outcome)
         if j.get("pair") is not None:
             self.pair_outcomes.setdefault(j["pair"], []).append(a_outcome)
-        reason = j["reason"]
-        self.reasons[reason] = self.reasons.get(reason, 0) + 1
+
+    def _count_time(self, j):
         for m in j.get("moves", ()):
             name = j["engines"].get(m["side"])
             t = self.move_ms.setdefault(name, [0, 0.0, 0.0])
             t[0] += 1
             t[1] += m.get("ms", 0.0)
             t[2] = max(t[2], m.get("ms", 0.0))
+            h = self.time_histogram.setdefault(name, [0] * (len(stats.TIME_BUCKETS) + 1))
+            h[bisect.bisect_right(stats.TIME_BUCKETS, m.get("ms", 0.0))] += 1
+            if m.get("depth") is not None:
+                d = self.depths.setdefault(name, [0, 0])
+                d[0] += 1
+                d[1] += m["depth"]
 
 
 class Match(Standings):
     def __init__(self, config):
-        Standings.__init__(self)
+        Standings.__init__(self, config.tournament)
         self.cfg = config
         self.stop = threading.Event()
         self.lock = threading.Lock()
@@ -195,7 +225,7 @@ class Match(Standings):
                 with open(os.path.join(self.cfg.out, "games.pgn"), "a", encoding="utf-8") as f:
                     f.write(records.pgn_game(j, self.pgn_meta()))
             # A shard neither decides nor stops: only the merge of all shards may.
-            if self.cfg.sprt is not None and self.sprt_decision is None and self.cfg.shard is None:
+            if self.cfg.sprt is not None and self.sprt_decision is None and self.cfg.shard is None and self.tournament is None:
                 decision = self.cfg.sprt.decide(*self.total.as_tuple())
                 if decision is not None:
                     self.sprt_decision = decision
@@ -362,7 +392,7 @@ class _TextBoards(Exception):
 def aborted_record(cfg, index, reason, detail):
     return {
         "aborted": True,
-        "json": {"game": index + 1, "pair": index // 2 + 1, "result": "*", "winner": None, "reason": "Aborted (%s)" % reason, "detail": detail},
+        "json": {"game": index + 1, "pair": cfg.schedule(index)[2] // 2 + 1, "result": "*", "winner": None, "reason": "Aborted (%s)" % reason, "detail": detail},
     }
 
 
@@ -375,8 +405,10 @@ class Game:
         self.w = worker
         self.cfg = worker.cfg
         self.index = index
-        self.a_side = index % 2  # A plays the first mover in even games, the second in odd ones
-        self.seat = (0, 1) if self.a_side == 0 else (1, 0)  # seat[side] = engine index
+        a, b, self.number = self.cfg.schedule(index)
+        self.engines = (a, b)  # A and B: the two engines of the game's pairing
+        self.a_side = self.number % 2  # A plays the first mover in even games, the second in odd ones
+        self.seat = (a, b) if self.a_side == 0 else (b, a)  # seat[side] = engine index
         self.moves = []
         self.log = []
         self.opening = None
@@ -386,24 +418,24 @@ class Game:
     def play(self):
         cfg, w = self.cfg, self.w
         ref = w.referee()
-        op = cfg.book.get(self.index // 2, ref)
+        op = cfg.book.get(self.number // 2, ref)  # every pairing plays the same openings
         ref.new_game(op.base, op.moves)
         self.opening = op
         setup = Setup(cfg.game, op.base, op.is_start, op.moves, cfg.sides)
-        for i, p in enumerate(w.players):
-            p.set_stderr(self._stderr_path(i))
+        for i in self.engines:
+            w.players[i].set_stderr(self._stderr_path(i))
         self.clocks = [Clock(cfg.tc_of(self.seat[0])), Clock(cfg.tc_of(self.seat[1]))]
-        for i, p in enumerate(w.players):
+        for i in self.engines:
             try:
-                p.prepare(setup)
+                w.players[i].prepare(setup)
             except Failure as f:
                 return self._forfeit(i, f, ref)
         try:
             return self._loop(ref, setup)
         finally:
-            for p in w.players:
-                if p.spec.restart:
-                    p.close()
+            for i in self.engines:
+                if w.players[i].spec.restart:
+                    w.players[i].close()
 
     def _loop(self, ref, setup):
         cfg, players = self.cfg, self.w.players
@@ -463,7 +495,7 @@ class Game:
         winner = self.seat[side]
         name = self.cfg.names[winner]
         reason = "%s wins (%s)" % (name, res.reason) if res.reason else "%s wins" % name
-        return self._finish(ref, 1 if winner == 0 else -1, reason, res.reason)
+        return self._finish(ref, 1 if winner == self.engines[0] else -1, reason, res.reason)
 
     def _forfeit(self, loser, failure, ref=None, attempted=None):
         if self.w.m.stop.is_set():
@@ -472,7 +504,7 @@ class Game:
         if failure.kind in ("hang", "crash", "start"):
             player.kill()  # restarted before the next game
         reason = "%s %s" % (self.cfg.names[loser], FAULTS[failure.kind])
-        return self._finish(ref, -1 if loser == 0 else 1, reason, failure.detail, failure.kind, attempted)
+        return self._finish(ref, -1 if loser == self.engines[0] else 1, reason, failure.detail, failure.kind, attempted)
 
     def _finish(self, ref, a_outcome, reason, detail, fault=None, attempted=None):
         cfg = self.cfg
@@ -484,15 +516,16 @@ class Game:
                 final = ref.position()
             except RefereeError:
                 final = None
-        winner = None if a_outcome == 0 else names[0 if a_outcome > 0 else 1]
+        a, b = self.engines
+        winner = None if a_outcome == 0 else names[a if a_outcome > 0 else b]
         j = {
             "game": self.index + 1,
-            "pair": self.index // 2 + 1,
+            "pair": self.number // 2 + 1,
             "game_name": cfg.game,
             "engines": {cfg.sides[0]: names[self.seat[0]], cfg.sides[1]: names[self.seat[1]]},
             "p1": names[self.seat[0]],
             "p2": names[self.seat[1]],
-            "tc": {names[0]: str(cfg.tc_of(0)), names[1]: str(cfg.tc_of(1))},
+            "tc": {names[a]: str(cfg.tc_of(a)), names[b]: str(cfg.tc_of(b))},
             "start": self.opening.base,
             "opening": self.opening.moves,
             "opening_source": self.opening.source,
@@ -507,6 +540,8 @@ class Game:
             "date": time.strftime("%Y.%m.%d", time.gmtime(self.wall)),
             "site": _HOST,
         }
+        if cfg.tournament is not None:
+            j["round"] = self.index // (len(cfg.pairings) * cfg.per_pairing) + 1
         if fault is not None:
             j["fault"] = fault
         if attempted is not None:

@@ -48,6 +48,54 @@ def _seconds(ms):
     return "%.3fs" % s if s < 10 else "%.2fs" % s
 
 
+def score_text(score):
+    """A UGI score (``cp 35``, ``mate -3``) as cutechess writes it in a comment: pawns with two
+    decimals and a sign (``+0.35``; ``0.00``), mates as ``+M3``/``-M3`` (the engine's count of
+    moves). None for anything else."""
+    kind, _, value = (score or "").partition(" ")
+    try:
+        n = int(value)
+    except ValueError:
+        return None
+    if kind == "cp":
+        return "%+.2f" % (n / 100.0) if n else "0.00"
+    if kind == "mate":
+        return "%sM%d" % ("-" if n < 0 else "+", abs(n))
+    return None
+
+
+def move_comment(entry):
+    """The comment after an engine's move, as cutechess writes it: the mover's last reported
+    score and depth, then the time it used (``+0.35/12 0.512s``); only the time when the
+    engine reported no score (GTP engines do not)."""
+    spent = _seconds(entry.get("ms", 0))
+    text = score_text(entry.get("score"))
+    if text is None:
+        return spent
+    return "%s/%d %s" % (text, entry.get("depth") or 0, spent)
+
+
+_COMMENT = re.compile(r"^(?:(0\.00|[+-]\d+\.\d\d|[+-]M\d+)/(\d+) )?(\d+\.\d+)s$")
+
+
+def parse_comment(text):
+    """What ``move_comment`` wrote, read back: {"ms", and "score" ("cp N"/"mate N") and
+    "depth" when given}; None for any other comment (``opening``, a fault's description)."""
+    m = _COMMENT.match((text or "").strip())
+    if m is None:
+        return None
+    out = {"ms": float(m.group(3)) * 1000.0}
+    if m.group(1) is not None:
+        sc = m.group(1)
+        if "M" in sc:
+            n = int(sc.replace("M", ""))
+            out["score"] = "mate %d" % n
+        else:
+            out["score"] = "cp %d" % int(round(float(sc) * 100))
+        out["depth"] = int(m.group(2))
+    return out
+
+
 def white_index(sides):
     """Which side (0 first mover, 1 second) the PGN White/Black tags call White: the side named
     white if the game has one (Diamond's white moves second), else the first mover."""
@@ -119,7 +167,7 @@ def pgn_game(j, meta):
         elif k == 0:
             tokens.append("%d..." % number)
         tokens.append(to_file_move(game, move))
-        tokens.append("{%s}" % ("opening" if entry is None else _seconds(entry.get("ms", 0))))
+        tokens.append("{%s}" % ("opening" if entry is None else move_comment(entry)))
         if mover == 1:
             number += 1
     if j.get("illegal_move"):
@@ -180,6 +228,11 @@ class PgnGame:
         self.moves = moves  # in the file's spelling
         self.result = result
         self.comments = comments  # one per move: the comment right after it, or None
+
+    def thoughts(self):
+        """Per move, what its comment says the engine reported ({"ms", "score", "depth"} as
+        ``parse_comment`` reads them), None for opening moves and other comments."""
+        return [parse_comment(c) for c in self.comments]
 
     def __repr__(self):
         return "PgnGame(%r, %d moves, %s)" % (self.tags.get("Round"), len(self.moves), self.result)

@@ -5,7 +5,7 @@ import shutil
 import sys
 import time
 
-from . import stats
+from . import stats, tournament
 
 
 def _f(x, fmt="%.1f"):
@@ -61,6 +61,8 @@ def table(names, w, l, d):
 
 def final_report(match):
     cfg = match.cfg
+    if cfg.tournament is not None:
+        return tournament.final_lines(match) + _closing(match)
     a, b = cfg.names
     t = match.total
     lines = [score_line(a, b, t.w, t.l, t.d)]
@@ -82,6 +84,12 @@ def final_report(match):
         lines.append("%d games aborted (not counted)." % match.aborted)
     lines.append("")
     lines.extend(table(cfg.names, t.w, t.l, t.d))
+    return lines + _closing(match)
+
+
+def _closing(match):
+    """The blocks every report ends with: time per move and result reasons."""
+    lines = []
     times = move_time_lines(match)
     if times:
         lines.append("")
@@ -103,6 +111,14 @@ def _finite(x):
 
 def summary(match):
     cfg = match.cfg
+    if cfg.tournament is not None:
+        out = {"game": cfg.game, "engines": list(cfg.names), "tc": [str(cfg.tc_of(i)) for i in range(len(cfg.names))],
+               "games_planned": cfg.planned, "games_finished": match.finished, "games_aborted": match.aborted}
+        out.update(tournament.summary(match))
+        out["reasons"] = match.reasons
+        if match.fatal:
+            out["error"] = match.fatal
+        return out
     t = match.total
     e, m = stats.elo(t.w, t.l, t.d)
     out = {
@@ -168,7 +184,18 @@ class Progress:
         cfg = match.cfg
         t = match.total
         done = match.finished + match.aborted
-        text = "[%d/%d] %s vs %s: %d - %d - %d" % (done, cfg.planned, cfg.names[0], cfg.names[1], t.w, t.l, t.d)
+        if getattr(cfg, "tournament", None) is not None:
+            text = "[%d/%d] %s of %d engines" % (done, cfg.planned, cfg.tournament, len(cfg.names))
+            points = {}
+            for (name, _), tally in match.cross.items():
+                p = points.setdefault(name, [0.0, 0])
+                p[0] += tally.w + 0.5 * tally.d
+                p[1] += tally.n
+            if points:
+                name, (p, n) = max(points.items(), key=lambda kv: (kv[1][0] - kv[1][1] / 2.0, kv[1][0]))
+                text += ", leading: %s %s/%d" % (name, ("%d" % p) if p.is_integer() else "%.1f" % p, n)
+        else:
+            text = "[%d/%d] %s vs %s: %d - %d - %d" % (done, cfg.planned, cfg.names[0], cfg.names[1], t.w, t.l, t.d)
         if t.n:
             e, m = stats.elo(t.w, t.l, t.d)
             text += " [%.3f] Elo %s +/- %s LOS %.1f%%" % (stats.score(t.w, t.l, t.d), _f(e), _f(m), 100 * stats.los(t.w, t.l))

@@ -15,7 +15,7 @@ import hashlib
 import json
 import os
 
-from . import records, webreport
+from . import records, tournament, webreport
 from .match import Standings
 from .report import final_report, summary
 from .stats import Sprt
@@ -74,13 +74,16 @@ def identity(args, cfg, seed):
         "sprt": args.sprt,
         "event": cfg.event,
     }
+    if cfg.tournament is not None:  # absent from two-engine matches, whose files stay as they were
+        match.update(tournament=cfg.tournament, rounds=cfg.rounds, per_pairing=cfg.per_pairing, anchor=cfg.anchor,
+                     total_games=cfg.games)
     return {
         "format": FORMAT,
         "match": match,
         "shard": list(cfg.shard) if cfg.shard else None,
         "sides": list(cfg.sides),
         "start": cfg.start,
-        "tc_of": [str(cfg.tc_of(0)), str(cfg.tc_of(1))],
+        "tc_of": [str(cfg.tc_of(i)) for i in range(len(cfg.names))],
     }
 
 
@@ -134,14 +137,19 @@ class _Cfg:
         self.names = list(m["names"])
         self.sides = tuple(ident["sides"])
         self.start = ident["start"]
-        self.games = m["games"]
+        self.games = m.get("total_games", m["games"])
         self.seed = m["seed"]
         self.event = m["event"]
         self.sprt = Sprt.parse(m["sprt"]) if m["sprt"] else None
         self.shard = None
-        self.board_limit = m["games"]
+        self.board_limit = self.games
         self.planned = planned
         self._tc = ident["tc_of"]
+        self.tournament = m.get("tournament")
+        self.rounds = m.get("rounds", 1)
+        self.per_pairing = m.get("per_pairing", m["games"])
+        self.anchor = m.get("anchor", 0)
+        self.pairings = tournament.pairings(self.tournament, len(self.names))
 
     def tc_of(self, idx):
         return self._tc[idx]
@@ -149,8 +157,9 @@ class _Cfg:
 
 class Merged(Standings):
     def __init__(self, ident, planned, games, boards, merged_from):
-        Standings.__init__(self)
-        self.cfg = _Cfg(ident, planned)
+        cfg = _Cfg(ident, planned)
+        Standings.__init__(self, cfg.tournament)
+        self.cfg = cfg
         self.records = [j for j in games if j.get("result") != "*"]
         self.boards = boards
         self.merged_from = merged_from
@@ -179,7 +188,7 @@ def merge(dirs):
         diff = _differences(first["match"], ident["match"])
         if diff:
             raise MergeError("%s and %s are not shards of the same match: %s" % (dirs[0], d, "; ".join(diff)))
-    total = first["match"]["games"]
+    total = first["match"].get("total_games", first["match"]["games"])
     shard_of = {}
     counts = set()
     for d, ident in zip(dirs, idents):
@@ -249,7 +258,8 @@ def merge_main(argv, out, err):
             f.write(records.pgn_game(j, meta))
     merged = dict(ident, shard=None, merged_from=[os.path.abspath(d) for d in args.dirs])
     write_identity(args.out, merged)
-    lines = ["Merged %s: %s, %s vs %s, %d games, seed %s" % (view.merged_from, cfg.game, cfg.names[0], cfg.names[1], cfg.games, cfg.seed)]
+    what = "%s vs %s" % tuple(cfg.names) if cfg.tournament is None else "%s of %s" % (cfg.tournament, ", ".join(cfg.names))
+    lines = ["Merged %s: %s, %s, %d games, seed %s" % (view.merged_from, cfg.game, what, cfg.games, cfg.seed)]
     lines += final_report(view)
     text = "\n".join(lines) + "\n"
     out.write(text)

@@ -20,6 +20,10 @@ def _erfinv_approx(x):
 
 Z95 = math.sqrt(2.0) * _erfinv_approx(0.95)
 
+# Upper ends (ms) of the intervals of the report's time-use histograms, roughly logarithmic;
+# the last interval is open.
+TIME_BUCKETS = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 30000)
+
 
 def score(w, l, d):
     n = w + l + d

@@ -1,5 +1,6 @@
-"""``report.html``: one self-contained page (no network) with the match summary, the table of
-games and a viewer stepping through each game on boards drawn by the referee."""
+"""``report.html``: one self-contained page (no network) with the match summary (or a
+tournament's ratings and crosstable), the charts of charts.py, the table of games and a viewer
+stepping through each game on boards drawn by the referee."""
 
 import base64
 import html
@@ -9,8 +10,9 @@ import os
 import time
 import zlib
 
-from . import records, stats
-from .report import duration, move_time_lines
+from . import records, stats, tournament
+from .charts import CHARTS, MATE, bucket_names, course, engine_data, game_series, rating_course
+from .report import duration
 
 STYLE = """
 body { font-family: sans-serif; margin: 1.5em; color: #222; }
@@ -25,6 +27,10 @@ tr.game { cursor: pointer; } tr.game:hover, tr.game.sel { background: #e8f0ff; }
 .mv { cursor: pointer; padding: 0.1em 0.3em; border-radius: 3px; white-space: nowrap; } .mv:hover { background: #eee; }
 .mv.cur { background: #ffd84d; } .mv.book { color: #777; font-style: italic; }
 .no { color: #999; margin-left: 0.4em; } button { font-size: 1em; min-width: 3em; }
+svg.chart { display: block; background: #fcfcfc; border: 1px solid #e4e4e4; margin: 0.3em 0 0.8em 0; }
+svg.chart text { font-size: 11px; fill: #555; } svg.chart .pt, svg.chart .bar { cursor: pointer; }
+svg.chart .pt:hover { stroke: #000; stroke-width: 2; } .key { display: inline-block; width: 0.9em; height: 0.9em; margin: 0 0.3em 0 0.8em; vertical-align: middle; }
+#charts { max-width: 640px; }
 """
 
 SCRIPT = """
@@ -46,6 +52,7 @@ SCRIPT = """
   }
   function show() {
     var g = G[cur], n = g.moves.length;
+    markPly(ply);
     var f = frames[cur] ? frames[cur][ply] : null;
     var board = el('board');
     if (!g.boards) {
@@ -89,6 +96,7 @@ SCRIPT = """
       list.appendChild(s); list.appendChild(document.createTextNode(' '));
     }
     el('viewer-box').style.display = '';
+    drawGameCharts(g, function (p) { ply = p; show(); });
     if (history.replaceState) { history.replaceState(null, '', '#game-' + g.n); }
     show();
     if (g.boards) {
@@ -105,6 +113,8 @@ SCRIPT = """
   document.addEventListener('keydown', function (e) {
     if (e.key === 'ArrowLeft') step(ply - 1); else if (e.key === 'ArrowRight') step(ply + 1);
   });
+  drawCourse();
+  drawEngines();
   var rows = document.querySelectorAll('tr.game');
   for (var i = 0; i < rows.length; i++) {
     rows[i].onclick = (function (k) { return function () { open(k); }; })(parseInt(rows[i].getAttribute('data-index'), 10));
@@ -157,11 +167,20 @@ def unpack(text):
     return ["\n".join(d["lines"][k] for k in row) for row in d["boards"]]
 
 
+def _move_note(m):
+    """A move's tooltip: side, reported score/depth when there is one, time."""
+    score = records.score_text(m.get("score"))
+    thought = " %s/%d" % (score, m.get("depth") or 0) if score else ""
+    return "%s%s, %.1f ms" % (m["side"], thought, m.get("ms", 0.0))
+
+
 def game_data(j, boards, sides):
     book = list(j.get("opening") or [])
     moves = book + [m["move"] for m in j["moves"]]
-    times = ["opening"] * len(book) + ["%s, %.1f ms" % (m["side"], m.get("ms", 0.0)) for m in j["moves"]]
+    times = ["opening"] * len(book) + [_move_note(m) for m in j["moves"]]
     movers = records.movers(j, sides)
+    wi = records.white_index(sides)
+    players = (j["p1"], j["p2"])
     numbers, k = [], 1
     for i, who in enumerate(movers):
         numbers.append("%d." % k if who == 0 else ("%d..." % k if i == 0 else ""))
@@ -170,22 +189,21 @@ def game_data(j, boards, sides):
     packed = kind = None
     if boards and boards.get("count") == len(moves) + 1:
         kind, packed = boards["kind"], boards["gz"]
-    return {
-        "n": j["game"], "title": "%s (%s) vs %s (%s)" % (j["p1"], sides[0], j["p2"], sides[1]),
-        "result": j["result"], "reason": j["reason"], "moves": moves, "book": len(book),
+    data = {
+        "n": j["game"], "title": "%s (%s) vs %s (%s)" % (players[wi], sides[wi], players[1 - wi], sides[1 - wi]),
+        "result": records.pgn_result(j["result"], sides), "reason": j["reason"], "moves": moves, "book": len(book),
         "times": times, "numbers": numbers, "boards": packed, "kind": kind,
+        "whiteName": players[wi], "blackName": players[1 - wi],
     }
+    data.update(game_series(j, movers, wi))
+    return data
 
 
 def page(view):
     """The report's HTML text. ``view``: a Match, or a merged set of shards (same fields)."""
     cfg = view.cfg
-    t = view.total
-    a, b = cfg.names
     games = sorted(view.records, key=lambda j: j["game"])
     data = [game_data(j, view.boards.get(j["game"]), cfg.sides) for j in games]
-
-    e, m = stats.elo(t.w, t.l, t.d)
     out = []
     w = out.append
     w("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">")
@@ -193,10 +211,70 @@ def page(view):
     w("<h1>%s</h1>" % _e(cfg.event))
     shard = getattr(cfg, "shard", None)
     merged = getattr(view, "merged_from", None)
-    w("<p class=\"small\">Game %s, %s vs %s, time control %s / %s, seed %s%s. Written %s.</p>" % (
-        _e(cfg.game), _e(a), _e(b), _e(cfg.tc_of(0)), _e(cfg.tc_of(1)), _e(cfg.seed),
+    who = ("%s vs %s" % tuple(cfg.names)) if cfg.tournament is None else "%s of %s" % (cfg.tournament, ", ".join(cfg.names))
+    tcs = " / ".join(str(cfg.tc_of(i)) for i in range(len(cfg.names)))
+    w("<p class=\"small\">Game %s, %s, time control %s, seed %s%s. Written %s.</p>" % (
+        _e(cfg.game), _e(who), _e(tcs), _e(cfg.seed),
         (", shard %d/%d" % tuple(shard)) if shard else (", merged from %s" % _e(merged) if merged else ""),
         _e(time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()))))
+    if cfg.tournament is None:
+        _match_summary(view, w)
+    else:
+        _tournament_summary(view, w)
+    w("<h2>Result reasons</h2><table id=\"reasons\">")
+    for reason, count in sorted(view.reasons.items(), key=lambda kv: (-kv[1], kv[0])):
+        w("<tr><td>%s</td><td class=\"num\">%d</td></tr>" % (_e(reason), count))
+    w("</table>")
+    engines = engine_data(view)
+    if any(e["moves"] for e in engines):
+        w("<h2>Engines</h2><table id=\"times\"><tr><th>engine</th><th>moves</th><th>average</th><th>longest</th>"
+          "<th>average depth</th><th>time per move: how many moves took how long</th></tr>")
+        for k, e in enumerate(engines):
+            if e["moves"]:
+                w("<tr><td>%s</td><td class=\"num\">%d</td><td class=\"num\">%.1f ms</td><td class=\"num\">%.1f ms</td>"
+                  "<td class=\"num depth\">%s</td><td><div id=\"hist-%d\" class=\"hist\"></div></td></tr>" % (
+                      _e(e["name"]), e["moves"], e["average"], e["longest"],
+                      "%.1f" % e["depth"] if e["depth"] is not None else "n/a", k))
+        w("</table>")
+    elapsed = getattr(view, "started", None)
+    if elapsed is not None and view.finished + view.aborted < cfg.planned and not getattr(view, "merged_from", None):
+        w("<p class=\"small\">Running for %s; refresh the page for newer games.</p>" % _e(duration(time.monotonic() - elapsed)))
+
+    wi = records.white_index(cfg.sides)
+    w("<h2>Games</h2><p class=\"small\" id=\"convention\">Results are written as in games.pgn: from White's side "
+      "(1-0: White wins), White being %s. games.jsonl writes them from the first mover's side.</p>" % (
+          "the side called white, which in this game moves %s" % ("first" if wi == 0 else "second")
+          if "white" in cfg.sides else "the first mover (%s)" % _e(cfg.sides[0])))
+    w("<table id=\"games\"><tr><th>#</th><th>White (%s)</th><th>Black (%s)</th><th>opening</th><th>result</th>"
+      "<th>reason</th><th class=\"num\">plies</th></tr>" % (_e(cfg.sides[wi]), _e(cfg.sides[1 - wi])))
+    for k, j in enumerate(games):
+        players = (j["p1"], j["p2"])
+        w("<tr class=\"game\" data-index=\"%d\" data-game=\"%d\"><td>%d</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td class=\"num\">%d</td></tr>" % (
+            k, j["game"], j["game"], _e(players[wi]), _e(players[1 - wi]),
+            _e((j.get("opening_source") or "start") + (" (%d plies)" % len(j["opening"]) if j.get("opening") else "")),
+            _e(records.pgn_result(j["result"], cfg.sides)), _e(j["reason"]), j["plies"]))
+    w("</table>")
+    if len(games) and cfg.board_limit < cfg.games:
+        w("<p class=\"small\">Boards are drawn for the first %d games.</p>" % cfg.board_limit)
+
+    w("<div id=\"viewer-box\"><h2 id=\"vtitle\"></h2>")
+    w("<p><button id=\"first\">|&lt;</button> <button id=\"prev\">&lt;</button> "
+      "<button id=\"next\">&gt;</button> <button id=\"last\">&gt;|</button> <span id=\"ply\"></span></p>")
+    w("<div id=\"viewer\"><div id=\"board\"></div><div id=\"moves\"></div></div>")
+    w("<div id=\"charts\"><p class=\"small\" id=\"chartkey\"></p><div id=\"evalchart\"></div><div id=\"timechart\"></div>"
+      "<p class=\"small\">Click a point or a bar to go to that move.</p></div></div>")
+    info = {"games": data, "names": list(cfg.names), "engines": engines, "bucketNames": bucket_names(), "mate": MATE,
+            "course": course(view) if cfg.tournament is None else rating_course(view)}
+    w("<script>var DATA = %s;</script>" % _script_json(info))
+    w("<script>%s%s</script></body></html>\n" % (CHARTS, SCRIPT))
+    return "\n".join(out)
+
+
+def _match_summary(view, w):
+    cfg = view.cfg
+    t = view.total
+    a, b = cfg.names
+    e, m = stats.elo(t.w, t.l, t.d)
     w("<h2>Summary</h2><table id=\"summary\">")
 
     def row(key, value):
@@ -223,41 +301,33 @@ def page(view):
         st = view.by_side[side]
         row("%s as %s" % (a, cfg.sides[side]), "%d &ndash; %d &ndash; %d" % (st.w, st.l, st.d))
     w("</table>")
-    w("<h2>Result reasons</h2><table id=\"reasons\">")
-    for reason, count in sorted(view.reasons.items(), key=lambda kv: (-kv[1], kv[0])):
-        w("<tr><td>%s</td><td class=\"num\">%d</td></tr>" % (_e(reason), count))
-    w("</table>")
-    times = move_time_lines(view)
-    if times:
-        w("<h2>Time per move</h2><table id=\"times\"><tr><th>engine</th><th>moves</th><th>average</th><th>longest</th></tr>")
-        for name in cfg.names:
-            n, total, worst = view.move_ms.get(name, (0, 0.0, 0.0))
-            if n:
-                w("<tr><td>%s</td><td class=\"num\">%d</td><td class=\"num\">%.1f ms</td><td class=\"num\">%.1f ms</td></tr>" % (
-                    _e(name), n, total / n, worst))
-        w("</table>")
-    elapsed = getattr(view, "started", None)
-    if elapsed is not None and view.finished + view.aborted < cfg.planned and not getattr(view, "merged_from", None):
-        w("<p class=\"small\">Running for %s; refresh the page for newer games.</p>" % _e(duration(time.monotonic() - elapsed)))
+    w("<h2>Course of the match</h2><div id=\"course\"></div>")
 
-    w("<h2>Games</h2><table id=\"games\"><tr><th>#</th><th>%s</th><th>%s</th><th>opening</th><th>result</th><th>reason</th><th class=\"num\">plies</th></tr>" % (
-        _e(cfg.sides[0]), _e(cfg.sides[1])))
-    for k, j in enumerate(games):
-        w("<tr class=\"game\" data-index=\"%d\" data-game=\"%d\"><td>%d</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td class=\"num\">%d</td></tr>" % (
-            k, j["game"], j["game"], _e(j["p1"]), _e(j["p2"]),
-            _e((j.get("opening_source") or "start") + (" (%d plies)" % len(j["opening"]) if j.get("opening") else "")),
-            _e(j["result"]), _e(j["reason"]), j["plies"]))
-    w("</table>")
-    if len(games) and cfg.board_limit < cfg.games:
-        w("<p class=\"small\">Boards are drawn for the first %d games.</p>" % cfg.board_limit)
 
-    w("<div id=\"viewer-box\"><h2 id=\"vtitle\"></h2>")
-    w("<p><button id=\"first\">|&lt;</button> <button id=\"prev\">&lt;</button> "
-      "<button id=\"next\">&gt;</button> <button id=\"last\">&gt;|</button> <span id=\"ply\"></span></p>")
-    w("<div id=\"viewer\"><div id=\"board\"></div><div id=\"moves\"></div></div></div>")
-    w("<script>var DATA = %s;</script>" % _script_json({"games": data}))
-    w("<script>%s</script></body></html>\n" % SCRIPT)
-    return "\n".join(out)
+def _tournament_summary(view, w):
+    cfg = view.cfg
+    fit = tournament.rating_fit(view)
+    w("<h2>Ratings</h2><p class=\"small\">%s; %d of %d games finished%s.</p>" % (
+        _e(tournament.method_text(fit)), view.finished, cfg.planned,
+        ", %d aborted" % view.aborted if view.aborted else ""))
+    w("<table id=\"ratings\"><tr><th>rank</th><th>engine</th><th class=\"num\">Elo</th><th class=\"num\">&plusmn;</th>"
+      "<th class=\"num\">games</th><th class=\"num\">points</th><th class=\"num\">score</th></tr>")
+    order = fit.ranked()
+    for k, i in enumerate(order, 1):
+        g = fit.games[i]
+        w("<tr><td>%d</td><td>%s</td><td class=\"num\">%s</td><td class=\"num\">%s</td><td class=\"num\">%d</td>"
+          "<td class=\"num\">%s</td><td class=\"num\">%s</td></tr>" % (
+              k, _e(fit.names[i]), _num(fit.elo[i]), _num(fit.error[i]), g, "%g" % fit.points[i],
+              "%.1f %%" % (100.0 * fit.points[i] / g) if g else "n/a"))
+    w("</table>")
+    w("<h2>Course of the tournament</h2><div id=\"course\"></div>")
+    w("<h2>Crosstable</h2><p class=\"small\">The row engine's points against the column engine, out of the games they played.</p>")
+    w("<table id=\"crosstable\"><tr><th></th>%s</tr>" % "".join("<th>%s</th>" % _e(cfg.names[i]) for i in order))
+    for i, row in zip(order, tournament.crosstable(view, order)):
+        cells = "".join("<td class=\"num\">%s</td>" % ("%g/%d" % c if c else ("&mdash;" if j == i else ""))
+                        for j, c in zip(order, row))
+        w("<tr><th>%s</th>%s</tr>" % (_e(cfg.names[i]), cells))
+    w("</table>")
 
 
 def write(path, view):

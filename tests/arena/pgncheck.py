@@ -10,6 +10,25 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), "scripts
 from arena import records  # noqa: E402
 
 
+def expected_comment(m):
+    """The comment of an engine move as ARENA.md describes it, written out independently of
+    records.py: ``+0.35/12 0.512s`` (score in pawns, mates as +M3/-M3, depth, time), or only
+    the time when the engine reported no score."""
+    secs = m["ms"] / 1000.0
+    spent = "%.3fs" % secs if secs < 10 else "%.2fs" % secs
+    if "score" not in m:
+        return spent
+    kind, value = m["score"].split()
+    n = int(value)
+    if kind == "mate":
+        head = ("+M%d" % n) if n > 0 else ("-M%d" % -n)
+    elif n == 0:
+        head = "0.00"
+    else:
+        head = ("+" if n > 0 else "-") + "%d.%02d" % (abs(n) // 100, abs(n) % 100)
+    return "%s/%d %s" % (head, m.get("depth", 0), spent)
+
+
 def read_pgn(run):
     with open(os.path.join(run.dir, "games.pgn"), encoding="utf-8") as f:
         return records.read(f.read())
@@ -46,7 +65,10 @@ def assert_pgn_matches(tc, run, start=None, sides=None):
         if start is not None:
             tc.assertEqual(p.tags.get("FEN", start), g["start"])
             tc.assertEqual("SetUp" in p.tags, g["start"] != start)
-        times = p.comments[len(g["opening"]):]
-        tc.assertEqual(times, ["%.3fs" % (m["ms"] / 1000.0) if m["ms"] < 10000 else "%.2fs" % (m["ms"] / 1000.0) for m in g["moves"]])
+        thoughts = p.comments[len(g["opening"]):]
+        tc.assertEqual(thoughts, [expected_comment(m) for m in g["moves"]], "game %d" % g["game"])
+        for c, m in zip(thoughts, g["moves"]):  # read back as recorded
+            back = records.parse_comment(c)
+            tc.assertEqual((back.get("score"), back.get("depth")), (m.get("score"), m.get("depth") if "score" in m else None))
         tc.assertTrue(all(c == "opening" for c in p.comments[:len(g["opening"])]))
     return by_round

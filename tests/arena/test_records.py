@@ -15,7 +15,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import toy  # noqa: E402
 from arena_harness import FAKE_REFEREE, fake, run_arena  # noqa: E402
 from pgncheck import assert_pgn_matches, read_pgn  # noqa: E402
-from arena import cli, records, report, webreport  # noqa: E402
+from arena import charts, cli, records, report, webreport  # noqa: E402
 
 FAST = ("--tc", "2+0.05")
 
@@ -51,6 +51,23 @@ class PgnUnitTest(unittest.TestCase):
         self.assertEqual(g.comments, ["opening", "0.013s", "20.00s"])
         self.assertEqual(g.result, "0-1")
 
+    def test_engine_thoughts_in_comments(self):
+        """cutechess's comments: the mover's last score (pawns, mates as such), depth and time;
+        the reader gives back the score and depth as the JSON record has them."""
+        moves = [{"side": "black", "move": "h8-g7", "ms": 512.0, "score": "cp 35", "depth": 12},
+                 {"side": "white", "move": "b2:d4", "ms": 20000.0, "score": "mate -3", "depth": 7},
+                 {"side": "black", "move": "g7-f6", "ms": 1.0, "score": "cp 0", "depth": 1},
+                 {"side": "white", "move": "d4-e5", "ms": 2.0, "score": "cp -1234", "depth": 3},
+                 {"side": "black", "move": "f6-g5", "ms": 3.0, "score": "mate 2", "depth": 9}]
+        text = records.pgn_game(record(moves=moves, plies=5), self.META)
+        self.assertIn("1. a1-b2 {opening} h8-g7 {+0.35/12 0.512s} 2. b2xd4 {-M3/7 20.00s} g7-f6\n"
+                      "{0.00/1 0.001s} 3. d4-e5 {-12.34/3 0.002s} f6-g5 {+M2/9 0.003s} 0-1", text)
+        g, = records.read(text)
+        self.assertEqual(g.thoughts()[0], None)
+        self.assertEqual([(t["score"], t["depth"]) for t in g.thoughts()[1:]], [(m["score"], m["depth"]) for m in moves])
+        self.assertEqual([t["ms"] for t in g.thoughts()[1:]], [512.0, 20000.0, 1.0, 2.0, 3.0])
+        self.assertIsNone(records.parse_comment("Illegal move: e4"))
+
     def test_second_mover_first_and_start_position(self):
         j = record(start=self.META["start"], opening=[], moves=[{"side": "black", "move": "b8-a7", "ms": 1}],
                    tc={"a": "1+0.1", "b": "2"}, engines={"white": "b", "black": "a"})
@@ -79,6 +96,27 @@ class PgnUnitTest(unittest.TestCase):
         self.assertEqual(a.comments, ["c1", None, "multi line", None, None])
         self.assertEqual(a.result, "1/2-1/2")
         self.assertEqual((b.tags["Event"], b.moves, b.result), ("f", ["a3"], "*"))
+
+
+class ChartDataTest(unittest.TestCase):
+    def test_scores_from_whites_side_and_mates_beyond_the_clip(self):
+        """Diamond-like sides: the first mover is black, White moves second. Each score is the
+        mover's; the chart turns Black's around. The clip is the largest score, rounded up."""
+        moves = [{"side": "black", "move": "a1", "ms": 1.0, "score": "cp 50", "depth": 2},
+                 {"side": "white", "move": "b2", "ms": 2.0, "score": "cp -120", "depth": 2},
+                 {"side": "black", "move": "c3", "ms": 3.0},
+                 {"side": "white", "move": "d4", "ms": 4.0, "score": "mate 2", "depth": 5}]
+        j = record(game_name="diamond", engines={"black": "a", "white": "b"}, p1="a", p2="b", start="x",
+                   opening=["z9"], moves=moves, result="0-1")
+        sides = ("black", "white")
+        g = webreport.game_data(j, None, sides)
+        self.assertEqual(g["white"], [0, 1, 0, 1, 0])  # the opening move, before black's, was White's
+        self.assertEqual(g["evals"], [None, -0.5, -1.2, None, charts.MATE])
+        self.assertEqual(g["ms"], [None, 1.0, 2.0, 3.0, 4.0])
+        self.assertEqual(g["clip"], 2)
+        self.assertEqual(g["result"], "1-0")  # as the PGN writes it: White (b) won
+        self.assertEqual((g["whiteName"], g["blackName"]), ("b", "a"))
+        self.assertEqual(records.pgn_game(j, {"event": "e", "sides": sides, "start": "y"}).count('[Result "1-0"]'), 1)
 
 
 class RecordsOfAMatchTest(unittest.TestCase):
@@ -188,6 +226,30 @@ class StatusLineTest(unittest.TestCase):
         m.started = report.time.monotonic() - 40
         line = report.Progress(io.StringIO()).line(m)
         self.assertRegex(line, r"^\[4/10\] a vs b: 3 - 1 - 0 \[0\.750\] Elo 190\.8 \+/- \S+ LOS \d+\.\d% \| 1 running, 40s, ETA 1m00s$")
+
+    def test_tournament_status_names_the_leader(self):
+        from arena.match import Tally
+
+        class Cfg:
+            names = ("a", "b", "c")
+            planned = 12
+            sprt = None
+            tournament = "round-robin"
+
+        class M:
+            cfg = Cfg()
+            finished, aborted, running = 3, 0, 2
+            total = Tally()
+
+        m = M()
+        m.started = report.time.monotonic() - 30
+        m.cross = {}
+        for x, y, outcome in (("a", "b", 1), ("c", "a", 0), ("b", "c", -1)):
+            m.cross.setdefault((x, y), Tally()).add(outcome)
+            m.cross.setdefault((y, x), Tally()).add(-outcome)
+        line = report.Progress(io.StringIO()).line(m)
+        # a: 1.5 of 2, c: 1.5 of 2, b: 0 of 2; the leader is the one furthest above half its games, then the most points
+        self.assertRegex(line, r"^\[3/12\] round-robin of 3 engines, leading: a 1\.5/2 \| 2 running, 30s, ETA 1m30s$")
 
     def test_quiet_prints_no_status(self):
         r = run_arena([fake("a"), fake("b")], "--games", 2, *FAST)  # run_arena passes --quiet

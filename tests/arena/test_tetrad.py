@@ -12,7 +12,8 @@ import unittest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from arena_harness import SCRIPTS, TETRAD, run_arena  # noqa: E402
-from pgncheck import assert_pgn_matches  # noqa: E402
+from pgncheck import assert_pgn_matches, read_pgn  # noqa: E402
+from arena import records  # noqa: E402
 
 def _ask_tetrad(commands):
     """tetrad's GTP answers to ``commands`` as {id: (ok, text)}, or None if it cannot run."""
@@ -135,6 +136,21 @@ class RecordsPerGameTest(unittest.TestCase):
         ident = identity(r)
         parsed = assert_pgn_matches(self, r, ident["start"], ident["sides"])
         self.assertEqual(len(parsed), self.GAMES)
+        # every move of the UGI engine carries its score and depth; the GTP engine's, its time
+        for g in r.games:
+            thoughts = parsed[g["game"]].thoughts()[len(g["opening"]):]
+            self.assertEqual(len(thoughts), len(g["moves"]))
+            for t, m in zip(thoughts, g["moves"]):
+                self.assertIsNotNone(t, "game %d" % g["game"])
+                if g["engines"][m["side"]] == "u":
+                    self.assertIn("score", t, "game %d" % g["game"])
+                    self.assertGreaterEqual(t["depth"], 1)
+        # and such a file, comments and all, gives the openings of another match
+        again = run_arena(engines, "--games", 2, "--tc", "inf", "--pgn-in", os.path.join(r.dir, "games.pgn"),
+                          "--pgn-plies", 4, "--seed", 5, "--report-boards", 0, game=game, referee=None, timeout=60)
+        self.assertEqual(again.code, 0, again)
+        first = [records.from_file_move(game, m) for m in read_pgn(r)[0].moves]
+        self.assertEqual(again.games[0]["opening"], first[:4])
 
 
 _per_game(RecordsPerGameTest, "records")
