@@ -81,3 +81,33 @@ def run_arena(engines, *args, game="toy", referee=FAKE_REFEREE, timeout=120, out
     argv += [str(a) for a in args]
     p = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=timeout, cwd=REPO)
     return Run(p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace"), outdir)
+
+
+def missing_dependency(text):
+    """Skip the test for a missing tool, with ``text`` saying what to install; a failure instead
+    under ARENA_REQUIRE_TEST_DEPS=1 (as in CI, which installs every tool)."""
+    import unittest
+    if os.environ.get("ARENA_REQUIRE_TEST_DEPS") == "1":
+        raise AssertionError(text + "; ARENA_REQUIRE_TEST_DEPS=1 makes that a failure")
+    raise unittest.SkipTest(text)
+
+
+def doc_blocks(doc, name):
+    """The fenced blocks of ``doc`` (a path under the repository) that follow a line
+    ``<!-- recipe: NAME [FILE] -->``, as (FILE or None, text): the recipes the tests run as
+    they stand, so that the documents cannot drift from what works."""
+    with open(os.path.join(REPO, doc), encoding="utf-8") as f:
+        lines = f.read().splitlines()
+    out = []
+    for i, line in enumerate(lines):
+        m = re.match(r"^<!-- recipe: (\S+)(?: (\S+))? -->$", line.strip())
+        if not m or m.group(1) != name:
+            continue
+        start = i + 1
+        if start >= len(lines) or not lines[start].startswith("```"):
+            raise AssertionError("%s:%d: a recipe marker must be followed by a fenced block" % (doc, i + 1))
+        end = next(j for j in range(start + 1, len(lines)) if lines[j].startswith("```"))
+        out.append((m.group(2), "\n".join(lines[start + 1:end]) + "\n"))
+    if not out:
+        raise AssertionError("%s has no <!-- recipe: %s --> block" % (doc, name))
+    return out
