@@ -22,6 +22,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from arena_harness import (ARENA, FAKE_REFEREE, PY, SCRIPTS, TETRAD, Run, doc_blocks, fake,  # noqa: E402
                            missing_dependency, run_arena)
+from loopback_slurm import LoopbackSlurm, missing_packages  # noqa: E402
 from loopback_ssh import LoopbackSsh, missing_tools  # noqa: E402
 from test_shards import assert_same_as_one_run, merge, tmpdir  # noqa: E402
 from test_tetrad import needs  # noqa: E402
@@ -38,10 +39,13 @@ def checkout(root):
 
 
 def one_run_argv(recipe):
-    """The arena command of a ``parallel ... python3 scripts/arena.py ... ::: ...`` recipe,
-    without its ``--shard`` and ``--out``: the same match played in one run."""
-    words = shlex.split(recipe.replace("\\\n", " ").splitlines()[0])
-    words = words[words.index("python3"):words.index(":::")]
+    """The arena command of a recipe (``parallel ... python3 scripts/arena.py ... ::: ...``, or
+    a job script's ``python3 scripts/arena.py ...``), without its ``--shard`` and ``--out``: the
+    same match played in one run."""
+    line = next(x for x in recipe.replace("\\\n", " ").splitlines() if "python3 scripts/arena.py --" in x)
+    words = shlex.split(line)
+    words = words[words.index("python3"):]
+    words = words[:words.index(":::")] if ":::" in words else words
     out = []
     skip = False
     for w in words:
@@ -110,6 +114,47 @@ class SshRecipeTest(unittest.TestCase):
                             merged.out)
         finally:
             ssh.stop()
+
+
+class SlurmRecipeTest(unittest.TestCase):
+    """ARENA.md's ``<!-- recipe: slurm -->`` blocks (a job array, then the merge as a job
+    depending on it) on a single-node Slurm started on the loopback address."""
+
+    def test_recipe_on_slurm_equals_one_run(self):
+        needs("poddavki")
+        lacking = missing_packages()
+        if lacking:
+            missing_dependency("the Slurm recipe test needs %s (apt-get install %s)"
+                               % (", ".join(lacking), " ".join(lacking)))
+        blocks = dict(doc_blocks("scripts/ARENA.md", "slurm"))
+        submit_dir = tmpdir()
+        checkout(submit_dir)
+        with open(os.path.join(submit_dir, "arena.sbatch"), "w", encoding="utf-8") as f:
+            f.write(blocks["arena.sbatch"])
+        cluster = LoopbackSlurm(cpus=2)
+        try:
+            p = subprocess.run(["sh", "-e", "-c", blocks[None]], cwd=submit_dir, env=cluster.env(),
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
+            self.assertEqual(p.returncode, 0, p.stderr.decode("utf-8", "replace"))
+            cluster.wait_idle(timeout=600)
+        finally:
+            logs = cluster.logs()
+            cluster.stop()
+        job_logs = ""
+        for name in sorted(os.listdir(submit_dir)):
+            if name.endswith((".log", ".out")):
+                with open(os.path.join(submit_dir, name), encoding="utf-8", errors="replace") as f:
+                    job_logs += "--- %s\n%s" % (name, f.read())
+        results = os.path.join(submit_dir, "results")
+        self.assertEqual(sorted(os.listdir(results)), ["all", "shard1", "shard2", "shard3", "shard4"],
+                         job_logs + logs)
+        with open(os.path.join(results, "all", "summary.txt"), encoding="utf-8") as f:
+            merged = Run(0, f.read(), "", os.path.join(results, "all"))
+        self.assertTrue(merged.out.startswith("Merged 4 of 4 shards: poddavki, d2 vs d1, 16 games, seed 21\n"),
+                        merged.out)
+        whole = run_in(submit_dir, one_run_argv(blocks["arena.sbatch"]), tmpdir())
+        self.assertEqual(whole.code, 0, whole)
+        assert_same_as_one_run(self, merged, whole, 16)
 
 
 class InterruptedShardTest(unittest.TestCase):
