@@ -8,6 +8,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
@@ -20,6 +21,31 @@ if SCRIPTS not in sys.path:
     sys.path.insert(0, SCRIPTS)
 
 FAKE_REFEREE = "%s %s" % (PY, os.path.join(HERE, "fake_referee.py"))
+
+
+def _report_skips():
+    """unittest shows a skipped test as a bare ``s`` unless run verbose, and a missing tool then
+    goes unnoticed: print the reason as well. Under ARENA_REQUIRE_TEST_DEPS=1 (CI, which installs
+    every tool) a skip is a failure, whichever test it comes from."""
+    base = unittest.TextTestResult.addSkip
+    if getattr(base, "prints_reason", False):
+        return
+
+    def add_skip(self, test, reason):
+        if os.environ.get("ARENA_REQUIRE_TEST_DEPS") == "1":
+            err = AssertionError("skipped (%s); ARENA_REQUIRE_TEST_DEPS=1 makes a skip a failure" % reason)
+            self.addFailure(test, (AssertionError, err, None))
+            return
+        base(self, test, reason)
+        if not self.showAll:
+            self.stream.write("\nskipped %s: %s\n" % (test.id(), reason))
+            self.stream.flush()
+
+    add_skip.prints_reason = True
+    unittest.TextTestResult.addSkip = add_skip
+
+
+_report_skips()
 
 
 def fake(name, *flags, proto="ugi", extra=""):
@@ -83,10 +109,19 @@ def run_arena(engines, *args, game="toy", referee=FAKE_REFEREE, timeout=120, out
     return Run(p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace"), outdir)
 
 
+def checkout(root):
+    """What a machine needs of a tetrad checkout to play: the arena and the built binary."""
+    os.makedirs(os.path.join(root, "scripts"))
+    shutil.copy2(ARENA, os.path.join(root, "scripts"))
+    shutil.copytree(os.path.join(SCRIPTS, "arena"), os.path.join(root, "scripts", "arena"),
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    os.makedirs(os.path.join(root, "target", "release"))
+    shutil.copy2(TETRAD, os.path.join(root, "target", "release", "tetrad"))
+
+
 def missing_dependency(text):
     """Skip the test for a missing tool, with ``text`` saying what to install; a failure instead
     under ARENA_REQUIRE_TEST_DEPS=1 (as in CI, which installs every tool)."""
-    import unittest
     if os.environ.get("ARENA_REQUIRE_TEST_DEPS") == "1":
         raise AssertionError(text + "; ARENA_REQUIRE_TEST_DEPS=1 makes that a failure")
     raise unittest.SkipTest(text)

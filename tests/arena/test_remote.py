@@ -10,32 +10,20 @@ ARENA_REQUIRE_TEST_DEPS=1 (as in CI).
 
 import os
 import shlex
-import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from arena_harness import (ARENA, FAKE_REFEREE, PY, SCRIPTS, TETRAD, Run, doc_blocks, fake,  # noqa: E402
+from arena_harness import (ARENA, FAKE_REFEREE, PY, Run, checkout, doc_blocks, fake,  # noqa: E402
                            missing_dependency, run_arena)
 from loopback_slurm import LoopbackSlurm, missing_packages  # noqa: E402
 from loopback_ssh import LoopbackSsh, missing_tools  # noqa: E402
 from test_shards import assert_same_as_one_run, merge, tmpdir  # noqa: E402
 from test_tetrad import needs  # noqa: E402
-
-
-def checkout(root):
-    """What a machine needs of a tetrad checkout to play: the arena and the built binary."""
-    os.makedirs(os.path.join(root, "scripts"))
-    shutil.copy2(ARENA, os.path.join(root, "scripts"))
-    shutil.copytree(os.path.join(SCRIPTS, "arena"), os.path.join(root, "scripts", "arena"),
-                    ignore=shutil.ignore_patterns("__pycache__"))
-    os.makedirs(os.path.join(root, "target", "release"))
-    shutil.copy2(TETRAD, os.path.join(root, "target", "release", "tetrad"))
 
 
 def one_run_argv(recipe):
