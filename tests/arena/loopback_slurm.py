@@ -1,21 +1,31 @@
 """A single-node Slurm cluster on the loopback address, from Debian's packages (slurmctld,
 slurmd, slurm-client, munge), for the test of ARENA.md's Slurm recipe.
 
-Everything lives in one temporary directory: the munge key, socket and logs, slurm.conf (found
-by the daemons and by sbatch/squeue through SLURM_CONF), the state and spool directories. The
-daemons run in the foreground as children of this object, on free high ports of 127.0.0.1, and
-``stop()`` (also run at exit) ends them whatever happened. The system's own munge and Slurm
-configuration are neither read nor touched.
+slurmctld and slurmd listen on every address of the machine, whatever their configuration
+says, so the cluster runs in a network namespace of its own that has only the loopback
+interface: run this file under ``unshare --net`` (as root). It refuses to start where it sees
+any other interface.
 
-Run as a script, it starts a cluster and waits, printing the SLURM_CONF to export, so that the
-recipe can be tried by hand: ``python3 tests/arena/loopback_slurm.py``.
+    unshare --net python3 tests/arena/loopback_slurm.py -- COMMAND...
+
+brings the loopback interface up, starts the cluster, runs COMMAND (SLURM_CONF set for sbatch
+and squeue), waits until the queue is empty, stops the cluster and exits with COMMAND's status
+(or 1 if the jobs did not finish). With ``-- bash`` it gives a shell to try the recipe by hand.
+
+Everything lives in one temporary directory: the munge key, socket and logs, slurm.conf, the
+state and spool directories. The daemons run in the foreground as children of this process, and
+are stopped at the end whatever happened. The system's own munge and Slurm configuration are
+neither read nor touched.
 """
 
+import argparse
 import atexit
+import fcntl
 import os
 import shutil
 import signal
 import socket
+import struct
 import subprocess
 import sys
 import tempfile
@@ -23,7 +33,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from loopback_ssh import free_port  # noqa: E402
+from loopback_ssh import die_with_parent, free_port  # noqa: E402
 
 TOOLS = (("munged", "munge"), ("mungekey", "munge"), ("slurmctld", "slurmctld"), ("slurmd", "slurmd"),
          ("sbatch", "slurm-client"), ("squeue", "slurm-client"), ("sinfo", "slurm-client"))
@@ -67,7 +77,7 @@ class LoopbackSlurm:
         log = open(self.path(name + ".out"), "ab")
         try:
             proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=log, stderr=log, env=self.env(),
-                                    start_new_session=True)
+                                    start_new_session=True, preexec_fn=die_with_parent)
         finally:
             log.close()
         self.procs.append((name, proc))
@@ -188,15 +198,62 @@ class LoopbackSlurm:
             shutil.rmtree(self.dir, True)
 
 
-if __name__ == "__main__":
+def interfaces():
+    """The network interfaces this process sees."""
+    with open("/proc/net/dev", encoding="ascii") as f:
+        return [line.split(":")[0].strip() for line in f.read().splitlines()[2:] if ":" in line]
+
+
+def loopback_up():
+    """Bring ``lo`` up (a new network namespace starts with it down), with a second loopback
+    address: the daemons look up their listening address with AI_ADDRCONFIG, which glibc
+    answers for IPv4 only once an address other than 127.0.0.1 is configured."""
+    siocgifflags, siocsifflags, siocsifaddr, iff_up = 0x8913, 0x8914, 0x8916, 0x1
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        req = struct.pack("16sh", b"lo", 0)
+        flags = struct.unpack("16sh", fcntl.ioctl(s, siocgifflags, req))[1]
+        if not flags & iff_up:
+            fcntl.ioctl(s, siocsifflags, struct.pack("16sh", b"lo", flags | iff_up))
+        alias = struct.pack("16sHH4s8x", b"lo:1", socket.AF_INET, 0, socket.inet_aton("127.0.0.2"))
+        fcntl.ioctl(s, siocsifaddr, alias)
+    finally:
+        s.close()
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(description="Run COMMAND against a single-node Slurm on the loopback "
+                                             "address (under unshare --net).")
+    ap.add_argument("--cpus", type=int, default=2)
+    ap.add_argument("--timeout", type=float, default=600, help="seconds to wait for the queue to empty")
+    ap.add_argument("command", nargs=argparse.REMAINDER)
+    args = ap.parse_args(argv)
+    command = args.command[1:] if args.command[:1] == ["--"] else args.command
+    if not command:
+        ap.error("give a COMMAND after --")
     lacking = missing_packages()
     if lacking:
-        sys.exit("missing: apt-get install %s" % " ".join(lacking))
-    cluster = LoopbackSlurm()
-    print("single-node Slurm running; in another shell:\n  export SLURM_CONF=%s\nCtrl-C stops it." % cluster.path("slurm.conf"))
+        sys.exit("loopback_slurm: missing: apt-get install %s" % " ".join(lacking))
+    others = [i for i in interfaces() if i != "lo"]
+    if others:
+        sys.exit("loopback_slurm: the daemons would listen on %s too; run under unshare --net" % ", ".join(others))
+    loopback_up()
+    # a test that gives up sends SIGTERM: stop the cluster on the way out
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    cluster = LoopbackSlurm(cpus=args.cpus)
     try:
-        signal.pause()
-    except KeyboardInterrupt:
-        pass
+        code = subprocess.call(command, env=cluster.env())
+        try:
+            cluster.wait_idle(timeout=args.timeout)
+        except RuntimeError as e:
+            sys.stderr.write("loopback_slurm: %s\n" % e)
+            code = code or 1
+        if code:
+            sys.stderr.write(cluster.logs() + "\n")
+        return code
     finally:
         cluster.stop()
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -11,6 +11,7 @@ shard's directory only reaches the local side if ``parallel --return`` copies it
 """
 
 import atexit
+import ctypes
 import getpass
 import os
 import shlex
@@ -32,6 +33,16 @@ export HOME
 cd "$HOME" || exit 1
 exec "${SHELL:-/bin/sh}" -c "$SSH_ORIGINAL_COMMAND"
 """
+
+
+def die_with_parent():
+    """For ``preexec_fn``: the daemon is killed if the test process dies, even by SIGKILL (a
+    timeout of the test runner), rather than listening on for ever."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
 
 
 def missing_tools():
@@ -179,7 +190,8 @@ class LoopbackSsh:
         try:
             # -D: stay in the foreground, so this object owns the process; -e: log to the file
             self.proc = subprocess.Popen([sshd_path(), "-D", "-e", "-f", self.path("sshd_config")],
-                                         stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True)
+                                         stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True,
+                                         preexec_fn=die_with_parent)
         finally:
             log.close()
         deadline = time.monotonic() + 30

@@ -10,6 +10,7 @@ ARENA_REQUIRE_TEST_DEPS=1 (as in CI).
 
 import os
 import shlex
+import shutil
 import signal
 import subprocess
 import sys
@@ -18,9 +19,9 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from arena_harness import (ARENA, FAKE_REFEREE, PY, Run, checkout, doc_blocks, fake,  # noqa: E402
+from arena_harness import (ARENA, FAKE_REFEREE, HERE, PY, Run, checkout, doc_blocks, fake,  # noqa: E402
                            missing_dependency, run_arena)
-from loopback_slurm import LoopbackSlurm, missing_packages  # noqa: E402
+from loopback_slurm import missing_packages  # noqa: E402
 from loopback_ssh import LoopbackSsh, missing_tools  # noqa: E402
 from test_shards import assert_same_as_one_run, merge, tmpdir  # noqa: E402
 from test_tetrad import needs  # noqa: E402
@@ -106,36 +107,41 @@ class SshRecipeTest(unittest.TestCase):
 
 class SlurmRecipeTest(unittest.TestCase):
     """ARENA.md's ``<!-- recipe: slurm -->`` blocks (a job array, then the merge as a job
-    depending on it) on a single-node Slurm started on the loopback address."""
+    depending on it) on a single-node Slurm, in a network namespace with only the loopback
+    interface (see loopback_slurm.py)."""
 
     def test_recipe_on_slurm_equals_one_run(self):
         needs("poddavki")
-        lacking = missing_packages()
+        lacking = missing_packages() + ([] if shutil.which("unshare") else ["util-linux"])
         if lacking:
             missing_dependency("the Slurm recipe test needs %s (apt-get install %s)"
                                % (", ".join(lacking), " ".join(lacking)))
+        if os.getuid() != 0:
+            missing_dependency("the Slurm recipe test runs Slurm in a network namespace of its own "
+                               "(unshare --net), which needs root")
         blocks = dict(doc_blocks("scripts/ARENA.md", "slurm"))
         submit_dir = tmpdir()
         checkout(submit_dir)
         with open(os.path.join(submit_dir, "arena.sbatch"), "w", encoding="utf-8") as f:
             f.write(blocks["arena.sbatch"])
-        cluster = LoopbackSlurm(cpus=2)
+        argv = ["unshare", "--net", "--", PY, os.path.join(HERE, "loopback_slurm.py"), "--timeout", "600", "--",
+                "sh", "-e", "-c", blocks[None]]
+        proc = subprocess.Popen(argv, cwd=submit_dir, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         try:
-            p = subprocess.run(["sh", "-e", "-c", blocks[None]], cwd=submit_dir, env=cluster.env(),
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
-            self.assertEqual(p.returncode, 0, p.stderr.decode("utf-8", "replace"))
-            cluster.wait_idle(timeout=600)
+            out, err = proc.communicate(timeout=700)
         finally:
-            logs = cluster.logs()
-            cluster.stop()
+            if proc.poll() is None:
+                proc.terminate()  # the cluster stops on SIGTERM
+                proc.communicate(timeout=60)
         job_logs = ""
         for name in sorted(os.listdir(submit_dir)):
             if name.endswith((".log", ".out")):
                 with open(os.path.join(submit_dir, name), encoding="utf-8", errors="replace") as f:
                     job_logs += "--- %s\n%s" % (name, f.read())
+        report = out.decode("utf-8", "replace") + err.decode("utf-8", "replace") + job_logs
+        self.assertEqual(proc.returncode, 0, report)
         results = os.path.join(submit_dir, "results")
-        self.assertEqual(sorted(os.listdir(results)), ["all", "shard1", "shard2", "shard3", "shard4"],
-                         job_logs + logs)
+        self.assertEqual(sorted(os.listdir(results)), ["all", "shard1", "shard2", "shard3", "shard4"], report)
         with open(os.path.join(results, "all", "summary.txt"), encoding="utf-8") as f:
             merged = Run(0, f.read(), "", os.path.join(results, "all"))
         self.assertTrue(merged.out.startswith("Merged 4 of 4 shards: poddavki, d2 vs d1, 16 games, seed 21\n"),
