@@ -1,10 +1,13 @@
-"""Matches across machines, for real: ARENA.md's GNU parallel ``--sshloginfile`` recipe, run as
-it stands against an OpenSSH server on 127.0.0.1 (two ports, two machines: see
-loopback_ssh.py), its shards fetched back with ``--return`` and merged, the merge equal to the
-match played in one run; and an interrupted shard played again alone and merged.
+"""Matches across machines, for real: ARENA.md's recipes, run as they stand. The GNU parallel
+``--sshloginfile`` recipe against an OpenSSH server on 127.0.0.1 (two ports, two machines: see
+loopback_ssh.py), its shards fetched back with ``--return`` and merged; the Slurm recipe (job
+array, then the merge as a dependent job) on a single-node Slurm in a network namespace with
+only the loopback interface (loopback_slurm.py); each merge equal to the match played in one
+run. And an interrupted shard, played again alone and merged, loses nothing.
 
-Needs Debian's openssh-server, openssh-client, rsync and parallel (``.ci/run`` installs them).
-Without them the ssh test is skipped with a message naming what is missing, unless
+Needs Debian's openssh-server, openssh-client, rsync, parallel, slurmctld, slurmd,
+slurm-client and munge (``.ci/run`` installs them), and root for the Slurm test's network
+namespace. Without them the test is skipped with a message naming what is missing, unless
 ARENA_REQUIRE_TEST_DEPS=1 (as in CI).
 """
 
