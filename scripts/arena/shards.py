@@ -200,13 +200,19 @@ def merge(dirs):
     if len(counts) != 1:
         raise MergeError("the directories split the match into different numbers of shards (%s)" % ", ".join(str(c) for c in sorted(counts)))
     n = counts.pop()
-    games, boards, seen = [], {}, {}
+    games, boards, seen, notes = [], {}, {}, []
     planned = 0
     for d, ident in zip(dirs, idents):
         shard = tuple(ident["shard"]) if ident["shard"] else None
         own = set(i + 1 for i in indices(total, shard))
         planned += len(own)
-        for j in _load_lines(os.path.join(d, "games.jsonl")):
+        lines = _load_lines(os.path.join(d, "games.jsonl"))
+        if len(lines) < len(own) and shard:
+            # An interrupted shard plays the same games when run again alone: say so, as the
+            # merged report would otherwise just look short.
+            notes.append("shard %d/%d is incomplete: %d of %d games; play it again with --shard %d/%d (%s)"
+                         % (shard[0], shard[1], len(lines), len(own), shard[0], shard[1], d))
+        for j in lines:
             g = j.get("game")
             if g not in own:
                 raise MergeError("%s holds game %r, which is not in its shard" % (d, g))
@@ -220,7 +226,6 @@ def merge(dirs):
             if b.get("game") in own:
                 boards[b["game"]] = {"kind": b.get("kind"), "count": b.get("count"), "gz": b.get("gz")}
     games.sort(key=lambda j: j["game"])
-    notes = []
     missing = sorted(set(range(1, n + 1)) - set(shard_of))
     if missing:
         notes.append("shards missing: %s of %d (the report covers the others)" % (", ".join(str(k) for k in missing), n))

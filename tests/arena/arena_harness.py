@@ -8,6 +8,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
@@ -20,6 +21,31 @@ if SCRIPTS not in sys.path:
     sys.path.insert(0, SCRIPTS)
 
 FAKE_REFEREE = "%s %s" % (PY, os.path.join(HERE, "fake_referee.py"))
+
+
+def _report_skips():
+    """unittest shows a skipped test as a bare ``s`` unless run verbose, and a missing tool then
+    goes unnoticed: print the reason as well. Under ARENA_REQUIRE_TEST_DEPS=1 (CI, which installs
+    every tool) a skip is a failure, whichever test it comes from."""
+    base = unittest.TextTestResult.addSkip
+    if getattr(base, "prints_reason", False):
+        return
+
+    def add_skip(self, test, reason):
+        if os.environ.get("ARENA_REQUIRE_TEST_DEPS") == "1":
+            err = AssertionError("skipped (%s); ARENA_REQUIRE_TEST_DEPS=1 makes a skip a failure" % reason)
+            self.addFailure(test, (AssertionError, err, None))
+            return
+        base(self, test, reason)
+        if not self.showAll:
+            self.stream.write("\nskipped %s: %s\n" % (test.id(), reason))
+            self.stream.flush()
+
+    add_skip.prints_reason = True
+    unittest.TextTestResult.addSkip = add_skip
+
+
+_report_skips()
 
 
 def fake(name, *flags, proto="ugi", extra=""):
@@ -81,3 +107,42 @@ def run_arena(engines, *args, game="toy", referee=FAKE_REFEREE, timeout=120, out
     argv += [str(a) for a in args]
     p = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=timeout, cwd=REPO)
     return Run(p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace"), outdir)
+
+
+def checkout(root):
+    """What a machine needs of a tetrad checkout to play: the arena and the built binary."""
+    os.makedirs(os.path.join(root, "scripts"))
+    shutil.copy2(ARENA, os.path.join(root, "scripts"))
+    shutil.copytree(os.path.join(SCRIPTS, "arena"), os.path.join(root, "scripts", "arena"),
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    os.makedirs(os.path.join(root, "target", "release"))
+    shutil.copy2(TETRAD, os.path.join(root, "target", "release", "tetrad"))
+
+
+def missing_dependency(text):
+    """Skip the test for a missing tool, with ``text`` saying what to install; a failure instead
+    under ARENA_REQUIRE_TEST_DEPS=1 (as in CI, which installs every tool)."""
+    if os.environ.get("ARENA_REQUIRE_TEST_DEPS") == "1":
+        raise AssertionError(text + "; ARENA_REQUIRE_TEST_DEPS=1 makes that a failure")
+    raise unittest.SkipTest(text)
+
+
+def doc_blocks(doc, name):
+    """The fenced blocks of ``doc`` (a path under the repository) that follow a line
+    ``<!-- recipe: NAME [FILE] -->``, as (FILE or None, text): the recipes the tests run as
+    they stand, so that the documents cannot drift from what works."""
+    with open(os.path.join(REPO, doc), encoding="utf-8") as f:
+        lines = f.read().splitlines()
+    out = []
+    for i, line in enumerate(lines):
+        m = re.match(r"^<!-- recipe: (\S+)(?: (\S+))? -->$", line.strip())
+        if not m or m.group(1) != name:
+            continue
+        start = i + 1
+        if start >= len(lines) or not lines[start].startswith("```"):
+            raise AssertionError("%s:%d: a recipe marker must be followed by a fenced block" % (doc, i + 1))
+        end = next(j for j in range(start + 1, len(lines)) if lines[j].startswith("```"))
+        out.append((m.group(2), "\n".join(lines[start + 1:end]) + "\n"))
+    if not out:
+        raise AssertionError("%s has no <!-- recipe: %s --> block" % (doc, name))
+    return out

@@ -4,8 +4,10 @@ first command, as tetrad does), which can be told to misbehave:
 
   --fault illegal|malformed|nomove|resign|crash|hang|slow|reject|badstart|lenient
   --fault-at K      the fault happens at the engine's K-th move of each game (default 1)
+  --fault-at-total K   ... or at its K-th move since it started, whatever the game
   --once FILE       fault only if FILE does not exist yet (it is created), i.e. once per match
   --play optimal|random|one|wait   how it chooses its moves
+  --seed-per-game   the same random choices in every game, whatever came before
 """
 
 import argparse
@@ -25,6 +27,7 @@ class Engine:
         self.rng = random.Random(args.seed)
         self.pos = toy.parse(toy.START)
         self.moves_this_game = 0
+        self.moves_total = 0
         self.times = [None, None]
         self.variants = args.variants.split(",")
 
@@ -35,10 +38,16 @@ class Engine:
 
     def new_game(self):
         self.moves_this_game = 0
+        if self.a.seed_per_game:
+            # each game's choices then depend on the game alone, as a depth-limited engine's do
+            self.rng = random.Random(self.a.seed)
 
     def faulting(self):
         """Whether the current move request is the faulty one."""
-        if self.a.fault in ("none", "badstart", "reject") or self.moves_this_game != self.a.fault_at:
+        count, at = self.moves_this_game, self.a.fault_at
+        if self.a.fault_at_total:
+            count, at = self.moves_total, self.a.fault_at_total
+        if self.a.fault in ("none", "badstart", "reject") or count != at:
             return False
         if self.a.once:
             if os.path.exists(self.a.once):
@@ -64,6 +73,7 @@ class Engine:
     def move(self):
         """The answer to a move request: ('move', text), ('raw', line), or it acts itself."""
         self.moves_this_game += 1
+        self.moves_total += 1
         fault = self.a.fault if self.faulting() else None
         self.log("thinking on %s (move %d of this game)" % (toy.fmt(self.pos), self.moves_this_game))
         if self.a.think:
@@ -233,9 +243,11 @@ def main():
     ap.add_argument("--fault", default="none",
                     choices=("none", "illegal", "malformed", "nomove", "resign", "crash", "hang", "slow", "reject", "badstart", "lenient"))
     ap.add_argument("--fault-at", type=int, default=1)
+    ap.add_argument("--fault-at-total", type=int, default=0)
     ap.add_argument("--once")
     ap.add_argument("--think", type=float, default=0.0, help="ms per move")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--seed-per-game", action="store_true", help="seed again at each new game")
     ap.add_argument("--stderr", action="store_true")
     ap.add_argument("--pidfile")
     ap.add_argument("--no-variant", action="store_true")

@@ -14,7 +14,7 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from arena_harness import ARENA, PY, REPO, TETRAD, Run, fake, run_arena  # noqa: E402
+from arena_harness import ARENA, PY, REPO, TETRAD, Run, fake, missing_dependency, run_arena  # noqa: E402
 from pgncheck import read_pgn  # noqa: E402
 from test_tetrad import needs  # noqa: E402
 from arena import shards  # noqa: E402
@@ -128,10 +128,7 @@ class ParallelShardsTest(unittest.TestCase):
         needs("poddavki")
         parallel = shutil.which("parallel")
         if not parallel:
-            text = "the sharding test needs GNU parallel (apt-get install parallel)"
-            if os.environ.get("ARENA_REQUIRE_TEST_DEPS") == "1":
-                self.fail(text + "; ARENA_REQUIRE_TEST_DEPS=1 makes that a failure")
-            self.skipTest(text)
+            missing_dependency("the sharding test needs GNU parallel (apt-get install parallel)")
         common = ["--game", "poddavki", "--engine", "cmd=%s,name=d2,proto=gtp,depth=2" % TETRAD,
                   "--engine", "cmd=%s,name=d1,proto=ugi,depth=1" % TETRAD, "--games", "16", "--tc", "inf",
                   "--random-plies", "4", "--max-plies", "120", "--seed", "21", "--quiet"]
@@ -146,21 +143,27 @@ class ParallelShardsTest(unittest.TestCase):
         m = merge(*dirs)
         self.assertEqual(m.code, 0, m)
 
-        self.assertEqual(len(whole.games), 16)
-        self.assertEqual([untimed(j) for j in m.games], [untimed(j) for j in whole.games])
-        for key in ("wins", "losses", "draws", "score", "elo", "elo_error", "los", "pairs", "reasons", "games_finished"):
-            self.assertEqual(m.summary[key], whole.summary[key], key)
-        for line in ("Score of", "...      ", "Elo difference", "Pairs"):
-            self.assertEqual([x for x in m.out.splitlines() if x.startswith(line)],
-                             [x for x in whole.out.splitlines() if x.startswith(line)])
-        a, b = sorted(read_pgn(m), key=lambda g: int(g.tags["Round"])), sorted(read_pgn(whole), key=lambda g: int(g.tags["Round"]))
-        tags = lambda g: {k: v for k, v in g.tags.items() if k not in ("Site", "Date")}  # noqa: E731
-        self.assertEqual([(tags(g), g.moves, g.result) for g in a], [(tags(g), g.moves, g.result) for g in b])
-        with open(os.path.join(m.dir, "report.html"), encoding="utf-8") as f:
-            page = f.read()
-        self.assertEqual(page.count('<tr class="game"'), 16)
-        with open(os.path.join(m.dir, "match.json"), encoding="utf-8") as f:
-            self.assertIsNone(json.load(f)["shard"])
+        assert_same_as_one_run(self, m, whole, 16)
+
+
+def assert_same_as_one_run(test, m, whole, games):
+    """The merged run ``m`` holds the games of ``whole`` (one unsharded run of the same match),
+    move for move, with the same results and report figures."""
+    test.assertEqual(len(whole.games), games)
+    test.assertEqual([untimed(j) for j in m.games], [untimed(j) for j in whole.games])
+    for key in ("wins", "losses", "draws", "score", "elo", "elo_error", "los", "pairs", "reasons", "games_finished"):
+        test.assertEqual(m.summary[key], whole.summary[key], key)
+    for line in ("Score of", "...      ", "Elo difference", "Pairs"):
+        test.assertEqual([x for x in m.out.splitlines() if x.startswith(line)],
+                         [x for x in whole.out.splitlines() if x.startswith(line)])
+    a, b = sorted(read_pgn(m), key=lambda g: int(g.tags["Round"])), sorted(read_pgn(whole), key=lambda g: int(g.tags["Round"]))
+    tags = lambda g: {k: v for k, v in g.tags.items() if k not in ("Site", "Date")}  # noqa: E731
+    test.assertEqual([(tags(g), g.moves, g.result) for g in a], [(tags(g), g.moves, g.result) for g in b])
+    with open(os.path.join(m.dir, "report.html"), encoding="utf-8") as f:
+        page = f.read()
+    test.assertEqual(page.count('<tr class="game"'), games)
+    with open(os.path.join(m.dir, "match.json"), encoding="utf-8") as f:
+        test.assertIsNone(json.load(f)["shard"])
 
 
 if __name__ == "__main__":
