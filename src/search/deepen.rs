@@ -19,7 +19,7 @@ use crate::games::prelude::*;
 
 /// The deepest iteration a search goes to without a depth limit: a few plies short of the
 /// node search's stack, which forced-move extensions go past the nominal depth into.
-const DEPTH_LIMIT: u32 = MAX_PLY as u32 - 8;
+pub(super) const DEPTH_LIMIT: u32 = MAX_PLY as u32 - 8;
 
 /// Whether every line's score is a win or loss within the depth searched: no deeper search can
 /// change it.
@@ -51,7 +51,8 @@ impl<G: Game> Searcher<'_, G> {
     /// subtrees in the table, and a depth is done when the first of them is done. (A
     /// Stockfish-9 schedule that skipped depths measured weaker at 2 threads in Pods advanced,
     /// docs/strength.md.) Without the race (`ThreadTuning::independent`) it searches every
-    /// depth in turn. No reports; it runs until the main thread halts it or the last depth is
+    /// depth in turn. No reports; it runs until the main thread halts it, its result is proven
+    /// (as the main thread, which takes its depth over, would stop there) or the last depth is
     /// done. Returns its nodes and its last completed iteration.
     pub(super) fn helper(&mut self, pos: &G::Pos, max_depth: u32) -> HelperResult<G::Move> {
         let mut completed = None;
@@ -69,12 +70,14 @@ impl<G: Game> Searcher<'_, G> {
             if self.aborted {
                 break;
             }
+            let mut done = false;
             if !self.pv[0].is_empty() {
                 let line = PvLine {
                     score,
                     depth,
                     pv: self.pv[0].clone(),
                 };
+                done = proven(std::slice::from_ref(&line), depth);
                 let line = (line, self.seldepth);
                 if let Ok(mut slot) = self.finished.lock() {
                     if slot.as_ref().is_none_or(|(l, _)| l.depth < depth) {
@@ -84,6 +87,9 @@ impl<G: Game> Searcher<'_, G> {
                 completed = Some(line);
             }
             let deepest = self.frontier.fetch_max(depth, Ordering::Relaxed).max(depth);
+            if done {
+                break;
+            }
             depth = if self.race { deepest + 1 } else { depth + 1 };
         }
         self.counters[self.id].store(self.nodes, Ordering::Relaxed);

@@ -278,3 +278,53 @@ fn multipv_scores_every_root_move_exactly() {
     assert_eq!((one.best, one.nodes), (plain.best, plain.nodes));
     assert_eq!(one.lines.len(), 1);
 }
+
+/// A helper that proves a mate stops deepening there, as the main thread does. It used to go on
+/// to the last depth (120, each one cut at once by the mate's distance), and the main thread,
+/// which takes a helper's completed depth over as its own, then reported `info depth 120` for
+/// a mate in one, deeper than any `depth` a GUI may ask for.
+#[test]
+fn a_helper_stops_deepening_at_the_depth_that_proves_its_mate() {
+    use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+    use std::sync::Mutex;
+    use std::time::Instant;
+
+    use super::deepen::DEPTH_LIMIT;
+    use super::node::Searcher;
+    use super::threads::Shared;
+
+    // One stone: taking it wins at once.
+    let (game, pos) = (Nim, nim(1));
+    let mut tt = Table::new(1);
+    tt.new_search();
+    let tracker = DrawTracker::new(game.hash(&pos));
+    let (stop, halt) = (AtomicBool::new(false), AtomicBool::new(false));
+    let counters = [AtomicU64::new(0), AtomicU64::new(0)];
+    let frontier = AtomicU32::new(0);
+    let finished = Mutex::new(None);
+    let shared = Shared {
+        game: &game,
+        pos: &pos,
+        history: &tracker,
+        tt: &tt,
+        stop: &stop,
+        halt: &halt,
+        counters: &counters,
+        ponder: None,
+        frontier: &frontier,
+        finished: &finished,
+        busy: None,
+    };
+    let params = Params::default();
+    // Thread 1 of two, alone here: no main thread halts it, so it ends on its own.
+    let mut helper = Searcher::new(&shared, 1, &params, Instant::now());
+    game.legal_moves(&pos, &mut helper.root);
+    let r = helper.helper(&pos, DEPTH_LIMIT);
+    let (line, _) = r.completed.expect("a completed iteration");
+    assert_eq!((line.score, line.depth), (MATE - 1, 1));
+    assert_eq!(
+        frontier.load(Ordering::Relaxed),
+        1,
+        "the depth the main thread takes over"
+    );
+}
