@@ -255,9 +255,11 @@ pub(super) fn iterate<'a, G: Game>(
         result.depth = depth;
         result.nodes = s.nodes;
         time_use.iteration_done(result.best != previous, result.score);
+        // One reading for all the lines: they report one iteration (protocol.md).
+        let at = s.progress(start);
         for (k, line) in lines.iter().enumerate() {
             let multipv = (params.multipv > 1).then_some(k as u32 + 1);
-            on_info(&s.info(&s.progress(start), depth, (line.score, &line.pv), multipv));
+            on_info(&s.info(&at, depth, (line.score, &line.pv), multipv));
         }
         let proven = proven(&lines, depth);
         result.lines = lines;

@@ -328,3 +328,40 @@ fn a_helper_stops_deepening_at_the_depth_that_proves_its_mate() {
         "the depth the main thread takes over"
     );
 }
+
+/// All the lines of one depth (MultiPV) report one reading of the clock and of the counters,
+/// as protocol.md says: a slow receiver (here 2 ms a report) must not show in the next line's
+/// `time` (nor, with helpers running, its `nodes`).
+#[test]
+fn the_lines_of_one_depth_report_one_time_node_count_and_table_fill() {
+    use std::time::Duration;
+
+    let params = Params {
+        limits: depth(4),
+        multipv: 3,
+        ..Params::default()
+    };
+    let mut infos = Vec::new();
+    let mut report = |i: &Info<u32>| {
+        infos.push(i.clone());
+        std::thread::sleep(Duration::from_millis(2));
+    };
+    run(&Nim, Root::new(&nim(21)).on_info(&mut report), &params);
+    let depths: Vec<(u32, Option<u32>)> = infos.iter().map(|i| (i.depth, i.multipv)).collect();
+    let expected: Vec<(u32, Option<u32>)> = (1..=4)
+        .flat_map(|d| (1..=3).map(move |k| (d, Some(k))))
+        .collect();
+    assert_eq!(depths, expected, "three lines at each of the four depths");
+    for lines in infos.chunks(3) {
+        let first = &lines[0];
+        for l in &lines[1..] {
+            assert_eq!(
+                (l.elapsed_ms, l.nodes, l.hashfull),
+                (first.elapsed_ms, first.nodes, first.hashfull),
+                "depth {}, line {:?}",
+                l.depth,
+                l.multipv
+            );
+        }
+    }
+}
