@@ -33,6 +33,9 @@ const SLOW_NODE: Duration = Duration::from_micros(5);
 /// Depths and move indices beyond these share the last entry of the reduction table.
 const LMR_DEPTHS: usize = 64;
 const LMR_MOVES: usize = 64;
+/// The reduction table's unit, a 1024th of a ply: integer arithmetic keeps the fractions the
+/// game's percentage scales before the rounding to whole plies.
+const LMR_UNIT: i64 = 1024;
 /// Reverse futility and late-move pruning act only this near the horizon, where a static
 /// margin or a move count can stand in for the few plies left; higher up one wrong cut hides a
 /// whole subtree. The games' settings were measured with this depth (docs/strength.md).
@@ -56,14 +59,14 @@ const FIXED_LMR_TWO: usize = 10;
 const LOG_LMR_DEPTH: i32 = 3;
 const LOG_LMR_FROM: usize = 2;
 
-/// `ln(depth)·ln(index)` in 1/1024ths, the shape of the late-move reductions.
+/// `ln(depth)·ln(index)` in [`LMR_UNIT`]s, the shape of the late-move reductions.
 fn lmr_table() -> &'static [[i32; LMR_MOVES]; LMR_DEPTHS] {
     static TABLE: std::sync::OnceLock<[[i32; LMR_MOVES]; LMR_DEPTHS]> = std::sync::OnceLock::new();
     TABLE.get_or_init(|| {
         let mut t = [[0; LMR_MOVES]; LMR_DEPTHS];
         for (d, row) in t.iter_mut().enumerate().skip(1) {
             for (i, r) in row.iter_mut().enumerate().skip(1) {
-                *r = ((d as f64).ln() * (i as f64).ln() * 1024.0) as i32;
+                *r = ((d as f64).ln() * (i as f64).ln() * LMR_UNIT as f64) as i32;
             }
         }
         t
@@ -228,8 +231,9 @@ impl<G: Game> Searcher<'_, G> {
         let d = (depth as usize).min(LMR_DEPTHS - 1);
         let i = (index + 1).min(LMR_MOVES - 1);
         let r = i64::from(lmr_table()[d][i]) * i64::from(percent) / 100;
-        // Rounded to the nearest ply, one less at PV nodes; the reduced search keeps a ply.
-        (((r + 1024) / 2048) as i32 - i32::from(is_pv)).clamp(0, depth - 2)
+        // Halved (`ln·ln·percent/200` plies) and rounded to the nearest ply, one less at PV
+        // nodes; the reduced search keeps a ply.
+        (((r + LMR_UNIT) / (2 * LMR_UNIT)) as i32 - i32::from(is_pv)).clamp(0, depth - 2)
     }
 
     pub(super) fn negamax(
