@@ -8,16 +8,15 @@
 //! the median of R runs of each, as times with several threads vary from run to run.
 
 use std::io::Write;
-use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
 use crate::games::prelude::*;
-use crate::games::{DrawTracker, GameKind};
+use crate::games::GameKind;
 use crate::registry::Entry;
-use crate::search::{self, Limits, Params, Table};
+use crate::search::{self, Limits, Params, Root, Table};
 
 /// How much work one game's part of the bench does.
 #[derive(Clone, Copy, Debug)]
@@ -140,7 +139,6 @@ fn timed_search<G: Game>(
 ) -> (search::SearchResult<G::Move>, f64) {
     let mut tt = Table::new(16);
     tt.allocate(); // not on the clock
-    let stop = AtomicBool::new(false);
     let params = Params {
         limits: Limits {
             depth: Some(depth),
@@ -153,15 +151,7 @@ fn timed_search<G: Game>(
         ..Params::default()
     };
     let clock = Instant::now();
-    let r = search::search(
-        game,
-        pos,
-        &DrawTracker::new(game.hash(pos)),
-        &mut tt,
-        &stop,
-        &params,
-        |_| {},
-    );
+    let r = search::run(game, Root::new(pos).table(&mut tt), &params);
     (r, clock.elapsed().as_secs_f64())
 }
 

@@ -9,7 +9,7 @@ use crate::games::{self, DrawTracker, GameKind, RuleError, Side};
 use crate::games::{Outcome, Terminal};
 use crate::options::GameOption;
 use crate::render::{self, Draw, Picture};
-use crate::search::{self, Params, Table};
+use crate::search::{self, Params, Root, Table};
 
 /// One `info` report of a running search, with the PV already in notation.
 #[derive(Clone, Debug, PartialEq)]
@@ -332,7 +332,7 @@ impl<G: Game + Draw> AnyGame for GameState<G> {
         let tt = Arc::clone(&self.tt);
         Box::new(move || {
             let mut table = tt.lock().unwrap_or_else(|e| e.into_inner());
-            let r = search::search(&game, &pos, &tracker, &mut table, &stop, &params, |i| {
+            let mut report = |i: &search::Info<_>| {
                 info(InfoReport {
                     depth: i.depth,
                     seldepth: i.seldepth,
@@ -343,7 +343,13 @@ impl<G: Game + Draw> AnyGame for GameState<G> {
                     hashfull: i.hashfull,
                     multipv: i.multipv,
                 })
-            });
+            };
+            let root = Root::new(&pos)
+                .after(&tracker)
+                .table(&mut table)
+                .stop(&stop)
+                .on_info(&mut report);
+            let r = search::run(&game, root, &params);
             SearchReport {
                 error: None,
                 best: r.best.map(|m| game.format_move(&pos, m)),

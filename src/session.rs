@@ -47,7 +47,7 @@ impl Default for Options {
 }
 
 pub const MAX_HASH_MIB: usize = 4096;
-pub const MAX_THREADS: usize = crate::search::alphabeta::MAX_THREADS;
+pub const MAX_THREADS: usize = crate::search::MAX_THREADS;
 /// Lines a MultiPV search may be asked for (fewer when the root has fewer moves).
 pub const MAX_MULTIPV: usize = 256;
 /// Spin bounds are kept within 32-bit integers, which is how GUIs read them.

@@ -64,7 +64,7 @@ fn soak_long() {
 /// Phutball boards would make each search slow). Returns the searches made.
 fn search_soak<G: Game>(game: &G, searches: u32, seed: u64) -> u32 {
     use std::sync::atomic::AtomicBool;
-    use tetrad::search::{search, Limits, Params, Table};
+    use tetrad::search::{self, Limits, Params, Root, Table};
     let mut rng = SmallRng::seed_from_u64(seed);
     let mut tt = Table::new(4);
     let stop = AtomicBool::new(false);
@@ -90,7 +90,8 @@ fn search_soak<G: Game>(game: &G, searches: u32, seed: u64) -> u32 {
             threads,
             ..Params::default()
         };
-        let r = search(game, &pos, &tracker, &mut tt, &stop, &params, |_| {});
+        let root = Root::new(&pos).after(&tracker).table(&mut tt).stop(&stop);
+        let r = search::run(game, root, &params);
         let text = game.format_position(&pos);
         let best = r
             .best

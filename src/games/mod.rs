@@ -97,15 +97,14 @@ pub struct DrawRules {
 /// search can keep win/loss scores (distance to mate) above it.
 pub const EVAL_LIMIT: i32 = 20_000;
 
-/// How far the generic search may cut this game's tree ([`SearchHooks::search_tuning`]). The
-/// default is plain: fixed late-move reductions and nothing else; each game turns on what its
-/// fixed-work matches measured as a gain (docs/strength.md).
+/// How far the generic search may cut this game's tree, and how its threads work together
+/// ([`SearchHooks::search_tuning`]). The default is plain: fixed late-move reductions and
+/// nothing else; each game turns on what its fixed-work matches measured as a gain
+/// (docs/strength.md).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SearchTuning {
-    /// Late-move reductions of `ln(depth)·ln(index)·lmr_percent/200` plies (one less at PV
-    /// nodes) for quiet moves from the third on; 0: the fixed reductions (1 ply from the fourth
-    /// quiet move, 2 from the eleventh, none at PV nodes).
-    pub lmr_percent: u32,
+    /// Which late-move reductions quiet moves get.
+    pub reductions: Reductions,
     /// The quiet moves tried before a quiet cutoff lose the history the cutting move gains.
     pub history_malus: bool,
     /// A node at least 4 plies deep without a table move is searched a ply shallower.
@@ -123,28 +122,46 @@ pub struct SearchTuning {
     /// On a clock, the soft deadline follows the search: longer while the best move changes or
     /// its score falls, shorter once it has held (`TimeUse` in the search's time code).
     pub time_scaling: bool,
-    /// With several search threads, each deepens on its own, one depth after another, instead
-    /// of all working on the depth after the deepest one completed and leaving it when another
-    /// completes it (the race, the default).
-    pub independent_threads: bool,
-    /// With several search threads, a thread puts off the moves (after the first) that another
-    /// thread is searching at the same node, at nodes 4 plies or more from the horizon, and
-    /// comes back to them after the node's other moves (simplified ABDADA; at the root only
-    /// the helpers do).
+    /// How several search threads share the work.
+    pub threads: ThreadTuning,
+}
+
+/// The late-move reductions of quiet moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reductions {
+    /// 1 ply from the fourth quiet move, 2 from the eleventh, none at PV nodes.
+    Fixed,
+    /// `ln(depth)·ln(index)·percent/200` plies (one less at PV nodes) from the third quiet
+    /// move on; moves that make a threat, and the moves of a node under threat, are exempt.
+    Log { percent: u32 },
+}
+
+/// How the threads of one search share the work (more than one thread only).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ThreadTuning {
+    /// Each thread deepens on its own, one depth after another, instead of all working on the
+    /// depth after the deepest one completed and leaving it when another completes it (the
+    /// race, the default).
+    pub independent: bool,
+    /// A thread puts off the moves (after the first) that another thread is searching at the
+    /// same node, at nodes 4 plies or more from the horizon, and comes back to them after the
+    /// node's other moves (simplified ABDADA; at the root only the helpers do).
     pub share_moves: bool,
 }
 
 impl SearchTuning {
     pub const DEFAULT: SearchTuning = SearchTuning {
-        lmr_percent: 0,
+        reductions: Reductions::Fixed,
         history_malus: false,
         iir: false,
         futility_margin: 0,
         late_move_percent: 0,
         threat_hint: None,
         time_scaling: false,
-        independent_threads: false,
-        share_moves: false,
+        threads: ThreadTuning {
+            independent: false,
+            share_moves: false,
+        },
     };
 }
 

@@ -6,12 +6,13 @@ use std::time::Instant;
 
 use super::parse::{self, Analyze, Gtp as Cmd, KgsTime, ParseError, GTP_COMMANDS};
 use super::reader::LineError;
+use super::score::uci_score;
 use super::{Flow, Io};
 use crate::engine::SearchReport;
 use crate::games::{RuleError, Side};
 use crate::options::Kind;
 use crate::render;
-use crate::search::{uci_score, Clock, Limits};
+use crate::search::{Clock, Limits};
 use crate::session::{
     PerftError, SearchEvent, SearchMode, Session, SessionError, MAX_LISTED_MOVES,
 };

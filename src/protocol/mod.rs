@@ -5,6 +5,7 @@
 pub mod gtp;
 pub mod parse;
 pub mod reader;
+pub mod score;
 pub mod ugi;
 
 use std::collections::VecDeque;

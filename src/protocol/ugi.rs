@@ -5,10 +5,11 @@ use std::sync::Arc;
 
 use super::parse::{self, Go, Ugi as Cmd};
 use super::reader::LineError;
+use super::score::uci_score;
 use super::{Flow, Io};
 use crate::engine::{InfoReport, SearchReport};
 use crate::games::{Outcome, RuleError, Side};
-use crate::search::{uci_score, Clock, Limits};
+use crate::search::{Clock, Limits};
 use crate::session::{PerftError, SearchEvent, SearchMode, Session, SessionError};
 
 #[derive(Default)]

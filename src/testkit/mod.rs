@@ -26,7 +26,7 @@ use rand::{Rng, SeedableRng};
 use crate::engine::{AnyGame, GameState};
 use crate::games::{self, DrawTracker, Game, Outcome, PerftStop, RuleError, Terminal};
 use crate::render::Draw;
-use crate::search::{self, Limits, Params, Table, MATE, MATE_BOUND};
+use crate::search::{self, Limits, Params, Root, Table, MATE, MATE_BOUND};
 
 pub mod nim;
 
@@ -304,7 +304,6 @@ pub fn check_perft<G: Game>(game: &G, pos: &G::Pos, depth: u32, above: u32) {
 /// A fixed-depth search from `pos` (no history, fresh table).
 pub fn search<G: Game>(game: &G, pos: &G::Pos, depth: u32) -> search::SearchResult<G::Move> {
     let mut tt = Table::new(1);
-    let stop = AtomicBool::new(false);
     let params = Params {
         limits: Limits {
             depth: Some(depth),
@@ -312,8 +311,7 @@ pub fn search<G: Game>(game: &G, pos: &G::Pos, depth: u32) -> search::SearchResu
         },
         ..Params::default()
     };
-    let tracker = DrawTracker::new(game.hash(pos));
-    search::search(game, pos, &tracker, &mut tt, &stop, &params, |_| {})
+    search::run(game, Root::new(pos).table(&mut tt), &params)
 }
 
 /// The search at `depth` against [`negamax`]: its move is legal; a result [`negamax`] finds

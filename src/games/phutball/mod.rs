@@ -31,8 +31,8 @@ use rand::rngs::SmallRng;
 use rand::Rng;
 
 use super::{
-    ending, DrawRules, DrawTracker, FastPaths, GameOptions, Notation, Outcome, RuleError, Rules,
-    SearchHooks, SearchTuning, Side, Terminal,
+    ending, DrawRules, DrawTracker, FastPaths, GameOptions, Notation, Outcome, Reductions,
+    RuleError, Rules, SearchHooks, SearchTuning, Side, Terminal,
 };
 use board::{BLUE_SCORES, RED_SCORES};
 pub use movegen::Move;
@@ -177,7 +177,7 @@ impl SearchHooks for Phutball {
     } // Measured at fixed work against the plain search (docs/strength.md).
     fn search_tuning(&self) -> SearchTuning {
         SearchTuning {
-            lmr_percent: 100,
+            reductions: Reductions::Log { percent: 100 },
             history_malus: true,
             iir: true,
             ..SearchTuning::DEFAULT

@@ -10,8 +10,8 @@ use std::sync::{Arc, Mutex};
 use rand::rngs::SmallRng;
 
 use super::{
-    DrawRules, FastPaths, GameOptions, Moves, Notation, Outcome, RuleError, Rules, SearchHooks,
-    SearchTuning, Side, Terminal,
+    DrawRules, FastPaths, GameOptions, Moves, Notation, Outcome, Reductions, RuleError, Rules,
+    SearchHooks, SearchTuning, Side, Terminal, ThreadTuning,
 };
 use crate::options::{GameOption, Kind};
 
@@ -235,11 +235,13 @@ impl SearchHooks for Pods {
             return SearchTuning::DEFAULT;
         }
         SearchTuning {
-            lmr_percent: 100,
+            reductions: Reductions::Log { percent: 100 },
             history_malus: true,
             iir: true,
-            independent_threads: true,
-            share_moves: true,
+            threads: ThreadTuning {
+                independent: true,
+                share_moves: true,
+            },
             ..SearchTuning::DEFAULT
         }
     }

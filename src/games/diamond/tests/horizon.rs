@@ -1,10 +1,8 @@
 //! A win next move found at the search horizon is searched, not scored: the search sees a true
 //! mate distance. Positions from a lost game (the square c2-c3-d3-d2 came too late to see).
 
-use std::sync::atomic::AtomicBool;
-
 use super::*;
-use crate::search::{search, Limits, Params, SearchResult, Table, MATE};
+use crate::search::{self, Limits, Params, Root, SearchResult, Table, MATE};
 
 fn searched(p: &Pos, depth: u32) -> SearchResult<Move> {
     let g = Diamond;
@@ -16,16 +14,7 @@ fn searched(p: &Pos, depth: u32) -> SearchResult<Move> {
         ..Params::default()
     };
     let mut tt = Table::new(16);
-    let stop = AtomicBool::new(false);
-    search(
-        &g,
-        p,
-        &DrawTracker::new(p.hash),
-        &mut tt,
-        &stop,
-        &params,
-        |_| {},
-    )
+    search::run(&g, Root::new(p).table(&mut tt), &params)
 }
 
 /// Black has two three-corner squares (open at b2 and d2); White places and can fill one.

@@ -1,25 +1,16 @@
 //! Search checked on small games whose values are known exactly.
 
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::AtomicBool;
 
 use super::*;
-use crate::games::{RuleError, Side};
+use crate::games::{RuleError, Side, Terminal};
 use crate::testkit::nim::{Nim, NimPos};
 use crate::testkit::{self, negamax};
 
 /// One search of `pos` on a fresh small table, never stopped from outside.
 fn search_with<G: Game>(game: &G, pos: &G::Pos, params: Params) -> SearchResult<G::Move> {
-    let mut tt = Table::new(1);
-    let stop = AtomicBool::new(false);
-    search(
-        game,
-        pos,
-        &DrawTracker::new(game.hash(pos)),
-        &mut tt,
-        &stop,
-        &params,
-        |_| {},
-    )
+    run(game, Root::new(pos), &params)
 }
 
 fn nim(stones: u32) -> NimPos {
@@ -29,7 +20,7 @@ fn nim(stones: u32) -> NimPos {
     }
 }
 
-fn run(stones: u32, limits: Limits) -> SearchResult<u32> {
+fn nim_search(stones: u32, limits: Limits) -> SearchResult<u32> {
     let params = Params {
         limits,
         ..Params::default()
@@ -47,7 +38,7 @@ fn depth(d: u32) -> Limits {
 #[test]
 fn finds_the_winning_take_and_its_distance() {
     for stones in 1..=15u32 {
-        let r = run(stones, depth(20));
+        let r = nim_search(stones, depth(20));
         if stones % 4 == 0 {
             assert!(r.score < -MATE_BOUND, "{stones}: {}", r.score);
         } else {
@@ -70,7 +61,7 @@ fn search_scores_the_toy_game_as_the_reference_negamax() {
             side: Side::P1,
         };
         let (v, _) = negamax(&Nim, &pos, 13);
-        assert_eq!(run(stones, depth(13)).score, v, "stones {stones}");
+        assert_eq!(nim_search(stones, depth(13)).score, v, "stones {stones}");
         testkit::check_search(&Nim, &pos, 13);
     }
 }
@@ -81,8 +72,8 @@ fn node_limited_search_is_deterministic() {
         nodes: Some(500),
         ..Limits::default()
     };
-    let a = run(21, limits);
-    let b = run(21, limits);
+    let a = nim_search(21, limits);
+    let b = nim_search(21, limits);
     assert_eq!((a.best, a.nodes), (b.best, b.nodes));
     assert!(a.nodes <= 500 + 1);
 }
@@ -91,26 +82,9 @@ fn node_limited_search_is_deterministic() {
 fn stop_flag_still_yields_a_move() {
     let game = Nim;
     let pos = game.start();
-    let mut tt = Table::new(1);
     let stop = AtomicBool::new(true);
-    let r = search(
-        &game,
-        &pos,
-        &DrawTracker::new(game.hash(&pos)),
-        &mut tt,
-        &stop,
-        &Params::default(),
-        |_| {},
-    );
+    let r = run(&game, Root::new(&pos).stop(&stop), &Params::default());
     assert!(r.best.is_some());
-}
-
-#[test]
-fn uci_scores() {
-    assert_eq!(uci_score(35), "cp 35");
-    assert_eq!(uci_score(MATE - 1), "mate 1");
-    assert_eq!(uci_score(MATE - 3), "mate 2");
-    assert_eq!(uci_score(-(MATE - 2)), "mate -1");
 }
 
 fn run_threads<G: Game>(
@@ -135,7 +109,7 @@ fn helper_threads_change_no_proven_value() {
                 stones,
                 side: Side::P1,
             };
-            let one = run(stones, depth(20));
+            let one = nim_search(stones, depth(20));
             let many = run_threads(&Nim, &pos, depth(20), threads);
             assert_eq!(many.score, one.score, "{threads} threads, {stones} stones");
             if stones % 4 != 0 {
@@ -146,33 +120,10 @@ fn helper_threads_change_no_proven_value() {
 }
 
 #[test]
-fn a_busy_pair_is_taken_until_it_leaves_and_leaving_frees_only_its_own_slot() {
-    let busy = Busy::new();
-    let pair = Busy::tag(7, &3u32);
-    assert!(!busy.taken(pair));
-    busy.enter(pair);
-    assert!(busy.taken(pair));
-    assert!(!busy.taken(Busy::tag(7, &4u32)), "another move of the node");
-    assert!(!busy.taken(Busy::tag(8, &3u32)), "the move at another node");
-    // A pair of another node that falls in the same slot takes it over; the first pair's
-    // leaving then leaves the second pair's tag in place.
-    let other = (8..1u64 << 24)
-        .map(|k| Busy::tag(k, &3u32))
-        .find(|t| t.0 == pair.0)
-        .expect("a key in the same slot");
-    busy.enter(other);
-    assert!(!busy.taken(pair));
-    busy.leave(pair);
-    assert!(busy.taken(other));
-    busy.leave(other);
-    assert!(!busy.taken(other));
-}
-
-#[test]
 fn threads_sharing_moves_out_complete_every_depth_with_a_legal_move() {
     use crate::games::pods::{Pods, PodsRules};
     let game = Pods::new(PodsRules::Advanced);
-    assert!(game.search_tuning().share_moves);
+    assert!(game.search_tuning().threads.share_moves);
     let mut pos = game.start();
     let mut moves = Vec::new();
     for ply in 0..12 {
@@ -199,21 +150,12 @@ fn threads_sharing_moves_out_complete_every_depth_with_a_legal_move() {
 fn a_stopped_search_with_helpers_still_yields_a_move() {
     let game = Nim;
     let pos = game.start();
-    let mut tt = Table::new(1);
     let stop = AtomicBool::new(true);
     let params = Params {
         threads: 4,
         ..Params::default()
     };
-    let r = search(
-        &game,
-        &pos,
-        &DrawTracker::new(game.hash(&pos)),
-        &mut tt,
-        &stop,
-        &params,
-        |_| {},
-    );
+    let r = run(&game, Root::new(&pos).stop(&stop), &params);
     assert!(r.best.is_some());
 }
 
@@ -332,7 +274,94 @@ fn multipv_scores_every_root_move_exactly() {
     // More lines than moves: one per move.
     assert_eq!(run_lines(5, 10).lines.len(), 3);
     // One line is the single-PV search.
-    let (one, plain) = (run_lines(21, 1), run(21, depth(20)));
+    let (one, plain) = (run_lines(21, 1), nim_search(21, depth(20)));
     assert_eq!((one.best, one.nodes), (plain.best, plain.nodes));
     assert_eq!(one.lines.len(), 1);
+}
+
+/// A helper that proves a mate stops deepening there, as the main thread does. It used to go on
+/// to the last depth (120, each one cut at once by the mate's distance), and the main thread,
+/// which takes a helper's completed depth over as its own, then reported `info depth 120` for
+/// a mate in one, deeper than any `depth` a GUI may ask for.
+#[test]
+fn a_helper_stops_deepening_at_the_depth_that_proves_its_mate() {
+    use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+    use std::sync::Mutex;
+    use std::time::Instant;
+
+    use super::deepen::DEPTH_LIMIT;
+    use super::node::Searcher;
+    use super::threads::Shared;
+
+    // One stone: taking it wins at once.
+    let (game, pos) = (Nim, nim(1));
+    let mut tt = Table::new(1);
+    tt.new_search();
+    let tracker = DrawTracker::new(game.hash(&pos));
+    let (stop, halt) = (AtomicBool::new(false), AtomicBool::new(false));
+    let counters = [AtomicU64::new(0), AtomicU64::new(0)];
+    let frontier = AtomicU32::new(0);
+    let finished = Mutex::new(None);
+    let shared = Shared {
+        game: &game,
+        pos: &pos,
+        history: &tracker,
+        tt: &tt,
+        stop: &stop,
+        halt: &halt,
+        counters: &counters,
+        ponder: None,
+        frontier: &frontier,
+        finished: &finished,
+        busy: None,
+    };
+    let params = Params::default();
+    // Thread 1 of two, alone here: no main thread halts it, so it ends on its own.
+    let mut helper = Searcher::new(&shared, 1, &params, Instant::now());
+    game.legal_moves(&pos, &mut helper.root);
+    let r = helper.helper(&pos, DEPTH_LIMIT);
+    let (line, _) = r.completed.expect("a completed iteration");
+    assert_eq!((line.score, line.depth), (MATE - 1, 1));
+    assert_eq!(
+        frontier.load(Ordering::Relaxed),
+        1,
+        "the depth the main thread takes over"
+    );
+}
+
+/// All the lines of one depth (MultiPV) report one reading of the clock and of the counters,
+/// as protocol.md says: a slow receiver (here 2 ms a report) must not show in the next line's
+/// `time` (nor, with helpers running, its `nodes`).
+#[test]
+fn the_lines_of_one_depth_report_one_time_node_count_and_table_fill() {
+    use std::time::Duration;
+
+    let params = Params {
+        limits: depth(4),
+        multipv: 3,
+        ..Params::default()
+    };
+    let mut infos = Vec::new();
+    let mut report = |i: &Info<u32>| {
+        infos.push(i.clone());
+        std::thread::sleep(Duration::from_millis(2));
+    };
+    run(&Nim, Root::new(&nim(21)).on_info(&mut report), &params);
+    let depths: Vec<(u32, Option<u32>)> = infos.iter().map(|i| (i.depth, i.multipv)).collect();
+    let expected: Vec<(u32, Option<u32>)> = (1..=4)
+        .flat_map(|d| (1..=3).map(move |k| (d, Some(k))))
+        .collect();
+    assert_eq!(depths, expected, "three lines at each of the four depths");
+    for lines in infos.chunks(3) {
+        let first = &lines[0];
+        for l in &lines[1..] {
+            assert_eq!(
+                (l.elapsed_ms, l.nodes, l.hashfull),
+                (first.elapsed_ms, first.nodes, first.hashfull),
+                "depth {}, line {:?}",
+                l.depth,
+                l.multipv
+            );
+        }
+    }
 }
