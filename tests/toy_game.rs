@@ -115,7 +115,7 @@ fn the_bench_runs_the_toy_game() {
         depth: None,
         repeat: 1,
     };
-    let totals = bench::run([entry], settings, &mut out).expect("bench");
+    let totals = tetrad::registry::bench([entry], settings, &mut out).expect("bench");
     let text = String::from_utf8(out).unwrap();
     // From 21 stones: 3 moves, then 9, then 27 leaves.
     let perft = format!(
