@@ -95,6 +95,19 @@ pub fn bench<'a>(
 #[cfg(any(test, feature = "testkit"))]
 pub const TOY_GAME_VAR: &str = "TETRAD_TOY_GAME";
 
+/// The toy game's built-in row, where `TOY_GAME_VAR` asks for it in a test build.
+fn toy_row() -> Option<Entry> {
+    #[cfg(any(test, feature = "testkit"))]
+    if std::env::var_os(TOY_GAME_VAR).is_some() {
+        return Some(Entry::new(
+            crate::testkit::nim::Nim,
+            &["toy"],
+            Workloads::DEFAULT,
+        ));
+    }
+    None
+}
+
 /// Why `tetrad features` gave no vectors.
 #[derive(Debug, thiserror::Error)]
 pub enum RegistryFeaturesError {
@@ -146,22 +159,15 @@ impl Registry {
     }
 
     /// The engine's games, [`GameKind::ALL`] in order (and, in test builds asked for it, the
-    /// toy game: see [`TOY_GAME_VAR`]).
+    /// toy game: see `TOY_GAME_VAR`).
     pub fn builtin() -> Arc<Registry> {
         static BUILTIN: OnceLock<Arc<Registry>> = OnceLock::new();
         Arc::clone(BUILTIN.get_or_init(|| {
-            let mut entries: Vec<Entry> = GameKind::ALL
+            let entries = GameKind::ALL
                 .iter()
                 .map(|&k| k.visit(BuiltinEntry(k)))
+                .chain(toy_row())
                 .collect();
-            #[cfg(any(test, feature = "testkit"))]
-            if std::env::var_os(TOY_GAME_VAR).is_some() {
-                entries.push(Entry::new(
-                    crate::testkit::nim::Nim,
-                    &["toy"],
-                    Workloads::DEFAULT,
-                ));
-            }
             Arc::new(Registry::from_entries(entries))
         }))
     }
