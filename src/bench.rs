@@ -14,73 +14,8 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
 use crate::games::prelude::*;
-use crate::games::GameKind;
-use crate::registry::Entry;
+pub use crate::games::{Workload, Workloads};
 use crate::search::{self, Limits, Params, Root, Table};
-
-/// How much work one game's part of the bench does.
-#[derive(Clone, Copy, Debug)]
-pub struct Workload {
-    pub perft_start: u32,
-    pub perft_mid: u32,
-    pub search_depth: u32,
-    pub playouts: u32,
-    /// Random plies from the start to the second middle-game position.
-    pub mid_b_plies: u32,
-}
-
-/// A game's workloads: full, and `--quick` (for tests and CI smoke runs).
-#[derive(Clone, Copy, Debug)]
-pub struct Workloads {
-    pub full: Workload,
-    pub quick: Workload,
-}
-
-impl Workloads {
-    /// For a game without workloads of its own.
-    pub const DEFAULT: Workloads = Workloads::of((3, 3, 5, 20_000), (3, 4, 3, 500), 24);
-
-    /// From (perft at the start, perft in the middle game, search depth, playouts), full and
-    /// quick.
-    pub const fn of(full: (u32, u32, u32, u32), quick: (u32, u32, u32, u32), mid_b: u32) -> Self {
-        const fn one(w: (u32, u32, u32, u32), mid_b_plies: u32) -> Workload {
-            Workload {
-                perft_start: w.0,
-                perft_mid: w.1,
-                search_depth: w.2,
-                playouts: w.3,
-                mid_b_plies,
-            }
-        }
-        Workloads {
-            full: one(full, mid_b),
-            quick: one(quick, mid_b),
-        }
-    }
-
-    pub fn pick(self, quick: bool) -> Workload {
-        if quick {
-            self.quick
-        } else {
-            self.full
-        }
-    }
-}
-
-/// The built-in games' workloads.
-pub fn workloads(kind: GameKind) -> Workloads {
-    match kind {
-        GameKind::Poddavki => Workloads::of((11, 6, 10, 200_000), (8, 7, 7, 2_000), 24),
-        // Phutball and Diamond count the last two plies without making moves, so their perft
-        // goes deeper to measure anything.
-        GameKind::Phutball => Workloads::of((4, 3, 4, 2_000), (3, 3, 2, 50), 24),
-        GameKind::Diamond => Workloads::of((5, 4, 6, 50_000), (4, 4, 4, 500), 24),
-        // A standard Pods game is over after at most 28 placements: 24 random plies leave
-        // nothing to search.
-        GameKind::PodsStandard => Workloads::of((3, 3, 5, 20_000), (3, 4, 3, 500), 14),
-        GameKind::PodsAdvanced => Workloads::DEFAULT,
-    }
-}
 
 /// What the bench is asked to do.
 #[derive(Debug, Clone, Copy, Default)]
@@ -279,21 +214,20 @@ pub fn bench_game<G: Game>(
     Ok(t)
 }
 
-/// Runs the bench for `games` (a registry's entries, or some of them), then prints the totals.
-pub fn run<'a>(
-    games: impl IntoIterator<Item = &'a Entry>,
-    settings: Settings,
-    out: &mut dyn Write,
-) -> anyhow::Result<Totals> {
-    let mut total = Totals::default();
-    for game in games {
-        let t = game.bench(&settings, &mut *out)?;
-        total.perft_leaves += t.perft_leaves;
-        total.search_nodes += t.search_nodes;
-        total.playouts += t.playouts;
-        total.seconds += t.seconds;
-        total.speedups.extend(t.speedups);
+impl Totals {
+    /// Adds one game's part.
+    pub fn add(&mut self, t: Totals) {
+        self.perft_leaves += t.perft_leaves;
+        self.search_nodes += t.search_nodes;
+        self.playouts += t.playouts;
+        self.seconds += t.seconds;
+        self.speedups.extend(t.speedups);
     }
+}
+
+/// The closing lines of the bench over the games' summed `total` (with one thread, the node
+/// signature).
+pub fn report(total: &Totals, settings: &Settings, out: &mut dyn Write) -> std::io::Result<()> {
     if settings.threads > 1 {
         // Node counts with several threads depend on timing: no signature.
         let n = total.speedups.len().max(1);
@@ -307,7 +241,7 @@ pub fn run<'a>(
             total.speedups.len(),
             settings.threads
         )?;
-        return Ok(total);
+        return Ok(());
     }
     writeln!(out, "===========================")?;
     writeln!(out, "Total time (s)     : {:.3}", total.seconds)?;
@@ -321,5 +255,5 @@ pub fn run<'a>(
         total.search_nodes
     )?;
     writeln!(out, "Playouts           : {}", total.playouts)?;
-    Ok(total)
+    Ok(())
 }

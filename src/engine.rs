@@ -8,7 +8,7 @@ use crate::games::prelude::*;
 use crate::games::{self, DrawTracker, GameKind, RuleError, Side};
 use crate::games::{Outcome, Terminal};
 use crate::options::GameOption;
-use crate::render::{self, Draw, Picture};
+use crate::render::{self, Picture};
 use crate::search::{self, Params, Root, Table};
 
 /// One `info` report of a running search, with the PV already in notation.
@@ -162,7 +162,7 @@ fn format_line<G: Game>(game: &G, pos: &G::Pos, moves: &[G::Move]) -> Vec<String
     out
 }
 
-impl<G: Game + Draw> AnyGame for GameState<G> {
+impl<G: Game> AnyGame for GameState<G> {
     fn name(&self) -> &'static str {
         self.game.name()
     }
@@ -375,7 +375,7 @@ struct NewState;
 
 impl games::GameVisitor for NewState {
     type Output = Box<dyn AnyGame>;
-    fn visit<G: Game + Draw>(self, game: G) -> Box<dyn AnyGame> {
+    fn visit<G: Game>(self, game: G) -> Box<dyn AnyGame> {
         Box::new(GameState::new(game))
     }
 }

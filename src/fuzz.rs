@@ -1,5 +1,7 @@
 //! Entry points for coverage-guided fuzzing (`fuzz/`, driven by `scripts/fuzz.sh`) and for the
-//! test that replays their seeds and every finding (`tests/fuzz_corpus.rs`).
+//! test that replays their seeds and every finding (`tests/fuzz_corpus.rs`). Test support, like
+//! the test kit: built only with the `testkit` feature (which `fuzz/Cargo.toml` turns on), never
+//! part of the engine. Above the protocol layer, since the protocol target runs the whole loop.
 //!
 //! Each target takes raw bytes and must neither panic nor hang, whatever they are; the game and
 //! data targets also check the round-trip properties that the proptests check on generated input.
@@ -11,8 +13,8 @@ use crate::games::pods::{Pods, PodsRules};
 use crate::games::prelude::*;
 use crate::games::{GameKind, GameVisitor};
 use crate::protocol::{self, Dialect};
-use crate::render::Draw;
 use crate::session::{Session, WorkCap};
+use crate::testkit::round_trip;
 
 /// A fuzz target: any bytes in, no panic and no hang out.
 pub type Target = fn(&[u8]);
@@ -47,7 +49,7 @@ struct Lines<'a>(&'a str);
 
 impl GameVisitor for Lines<'_> {
     type Output = ();
-    fn visit<G: Game + Draw>(self, game: G) {
+    fn visit<G: Game>(self, game: G) {
         game_lines(&game, self.0);
     }
 }
@@ -63,7 +65,7 @@ fn game_lines<G: Game>(game: &G, text: &str) {
             Err(_) => game.start(),
         }
     };
-    check_position(game, &pos);
+    round_trip(game, &pos);
     for line in lines.take(MAX_MOVES) {
         let Ok(mv) = game.parse_move(&pos, line) else {
             continue;
@@ -79,32 +81,8 @@ fn game_lines<G: Game>(game: &G, text: &str) {
             continue;
         }
         pos = game.make(&pos, mv);
-        check_position(game, &pos);
+        round_trip(game, &pos);
     }
-}
-
-/// The position-string round trip: `pos` formats to a string that parses to the same position
-/// and hash and formats the same again. Returns the reparsed position. Also used by the soak.
-pub fn check_position<G: Game>(game: &G, pos: &G::Pos) -> G::Pos {
-    let text = game.format_position(pos);
-    let back = game
-        .parse_position(&text)
-        .unwrap_or_else(|e| panic!("{}: formatted position '{text}' refused: {e}", game.name()));
-    assert_eq!(
-        &back,
-        pos,
-        "{}: '{text}' parses to another position",
-        game.name()
-    );
-    assert_eq!(
-        game.hash(&back),
-        game.hash(pos),
-        "{}: hash of '{text}'",
-        game.name()
-    );
-    assert_eq!(game.format_position(&back), text);
-    let _ = game.render(pos);
-    back
 }
 
 /// Byte 0 picks the dialect (detected from the first line, GTP, or UGI); the rest is the
@@ -201,7 +179,7 @@ pub fn pods_data(data: &[u8]) {
             let name = game.format_move(&pos, mv);
             assert_eq!(game.parse_move(&pos, &name), Ok(mv));
             pos = game.make(&pos, mv);
-            check_position(&game, &pos);
+            round_trip(&game, &pos);
         }
     }
 }

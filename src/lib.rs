@@ -4,6 +4,7 @@
 
 pub mod bench;
 pub mod engine;
+#[cfg(any(test, feature = "testkit"))]
 pub mod fuzz;
 pub mod games;
 pub mod options;
@@ -14,4 +15,3 @@ pub mod search;
 pub mod session;
 #[cfg(any(test, feature = "testkit"))]
 pub mod testkit;
-pub mod tune;

@@ -74,7 +74,7 @@ enum Command {
         output: Option<String>,
     },
     /// Reads position strings (one a line) and writes the evaluation's raw feature vectors, for
-    /// the tuner (`scripts/tune/`; format in `tetrad::tune::features`).
+    /// the tuner (`scripts/tune/`; format in `tetrad::games::tune::features`).
     Features {
         /// A game with a tunable evaluation (any case).
         #[arg(long)]
@@ -168,15 +168,10 @@ fn main() -> ExitCode {
             depth: *depth,
             repeat: usize::from(*repeat),
         };
-        return match tetrad::bench::run(games, settings, &mut out) {
+        return match tetrad::registry::bench(games, settings, &mut out) {
             Ok(_) => ExitCode::SUCCESS,
             // The reader has seen enough (`tetrad bench | head`): not a failure.
-            Err(e)
-                if e.downcast_ref::<std::io::Error>()
-                    .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe) =>
-            {
-                ExitCode::SUCCESS
-            }
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("tetrad: bench failed: {e:#}");
                 ExitCode::from(1)
@@ -184,23 +179,23 @@ fn main() -> ExitCode {
         };
     }
     if let Some(Command::Features { game }) = &cli.command {
-        let kind = match game.parse::<tetrad::games::GameKind>() {
-            Ok(kind) => kind,
-            Err(e) => {
-                eprintln!("tetrad: features --game: {e}");
-                return ExitCode::from(2);
-            }
-        };
+        use tetrad::games::tune::FeaturesError;
+        use tetrad::registry::RegistryFeaturesError as Error;
         let stdout = std::io::stdout();
         let mut out = std::io::BufWriter::new(stdout.lock());
-        return match tetrad::tune::features(kind, std::io::stdin().lock(), &mut out) {
+        let mut input = std::io::stdin().lock();
+        return match Registry::builtin().features(game, &mut input, &mut out) {
             Ok(()) => ExitCode::SUCCESS,
-            Err(tetrad::tune::FeaturesError::Io(e))
+            Err(Error::Features(FeaturesError::Io(e)))
                 if e.kind() == std::io::ErrorKind::BrokenPipe =>
             {
                 ExitCode::SUCCESS
             }
-            Err(e @ tetrad::tune::FeaturesError::NotTunable(_)) => {
+            Err(Error::Unknown(e)) => {
+                eprintln!("tetrad: features --game: {e}");
+                ExitCode::from(2)
+            }
+            Err(e @ Error::Features(FeaturesError::NotTunable { .. })) => {
                 eprintln!("tetrad: features: {e}");
                 ExitCode::from(2)
             }

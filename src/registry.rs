@@ -3,17 +3,19 @@
 //! defined outside the crate (the tests' toy game) is selected, listed, searched and benched
 //! exactly like the built-in ones. The binary always runs with the built-in registry.
 
-use std::io::{self, Write};
+use std::io::{self, BufRead, Write};
 use std::sync::{Arc, OnceLock};
 
 use crate::bench::{self, Settings, Totals, Workloads};
 use crate::engine::{AnyGame, GameState};
+use crate::games::tune::{self, FeaturesError};
 use crate::games::{Game, GameKind, GameVisitor, UnknownGame};
 use crate::options::GameOption;
-use crate::render::Draw;
 
 type NewState = dyn Fn() -> Box<dyn AnyGame> + Send + Sync;
 type BenchFn = dyn Fn(&Settings, &mut dyn Write) -> io::Result<Totals> + Send + Sync;
+type FeaturesFn =
+    dyn Fn(&mut dyn BufRead, &mut dyn Write) -> Result<(), FeaturesError> + Send + Sync;
 
 /// One game of a registry: its names, how to make one, and its part of `tetrad bench`.
 #[derive(Clone)]
@@ -22,23 +24,30 @@ pub struct Entry {
     pub name: &'static str,
     /// Other names that select it (any case).
     pub aliases: Vec<&'static str>,
+    /// Whether `tetrad features` serves it (the game's tuning hook says so).
+    pub tunable: bool,
     new_state: Arc<NewState>,
     bench: Arc<BenchFn>,
+    features: Arc<FeaturesFn>,
     #[cfg(any(test, feature = "testkit"))]
     conformance: Arc<dyn Fn(crate::testkit::Soak) -> crate::testkit::Report + Send + Sync>,
 }
 
 impl Entry {
     /// The entry of `game` (its options as set in this value), with the bench workloads it runs.
-    pub fn new<G: Game + Draw>(game: G, aliases: &[&'static str], workloads: Workloads) -> Entry {
+    pub fn new<G: Game>(game: G, aliases: &[&'static str], workloads: Workloads) -> Entry {
         let name = game.name();
+        let tunable = game.is_tunable();
         let for_state = game.clone();
+        let for_features = game.clone();
         #[cfg(any(test, feature = "testkit"))]
         let for_kit = game.clone();
         Entry {
             name,
             aliases: aliases.to_vec(),
+            tunable,
             new_state: Arc::new(move || Box::new(GameState::new(for_state.clone()))),
+            features: Arc::new(move |input, out| tune::features(&for_features, input, out)),
             bench: Arc::new(move |settings, out| {
                 bench::bench_game(&game, workloads, settings, out)
             }),
@@ -64,6 +73,50 @@ impl Entry {
     }
 }
 
+/// `tetrad bench` over `games` (a registry's entries, or some of them): each game's part, then
+/// the totals.
+pub fn bench<'a>(
+    games: impl IntoIterator<Item = &'a Entry>,
+    settings: Settings,
+    out: &mut dyn Write,
+) -> io::Result<Totals> {
+    let mut total = Totals::default();
+    for game in games {
+        total.add(game.bench(&settings, &mut *out)?);
+    }
+    bench::report(&total, &settings, out)?;
+    Ok(total)
+}
+
+/// Test builds only (the `testkit` feature, which the crate's tests turn on; release builds
+/// have no such row): with this variable set, the test kit's toy game is the last built-in row,
+/// so that the tests that loop over the games can be run once on a game none of them names.
+/// CI does that (`.ci/run`); documented in docs/architecture.md.
+#[cfg(any(test, feature = "testkit"))]
+pub const TOY_GAME_VAR: &str = "TETRAD_TOY_GAME";
+
+/// The toy game's built-in row, where `TOY_GAME_VAR` asks for it in a test build.
+fn toy_row() -> Option<Entry> {
+    #[cfg(any(test, feature = "testkit"))]
+    if std::env::var_os(TOY_GAME_VAR).is_some() {
+        return Some(Entry::new(
+            crate::testkit::nim::Nim,
+            &["toy"],
+            Workloads::DEFAULT,
+        ));
+    }
+    None
+}
+
+/// Why `tetrad features` gave no vectors.
+#[derive(Debug, thiserror::Error)]
+pub enum RegistryFeaturesError {
+    #[error(transparent)]
+    Unknown(#[from] UnknownGame),
+    #[error(transparent)]
+    Features(#[from] FeaturesError),
+}
+
 /// The list of games; see the module text.
 pub struct Registry {
     entries: Vec<Entry>,
@@ -80,13 +133,13 @@ struct BuiltinEntry(GameKind);
 
 impl GameVisitor for BuiltinEntry {
     type Output = Entry;
-    fn visit<G: Game + Draw>(self, game: G) -> Entry {
+    fn visit<G: Game>(self, game: G) -> Entry {
         let aliases: Vec<&'static str> = GameKind::ALIASES
             .iter()
             .filter(|(_, name)| *name == self.0.name())
             .map(|(alias, _)| *alias)
             .collect();
-        Entry::new(game, &aliases, bench::workloads(self.0))
+        Entry::new(game, &aliases, self.0.workloads())
     }
 }
 
@@ -105,16 +158,17 @@ impl Registry {
         }
     }
 
-    /// The engine's games, [`GameKind::ALL`] in order.
+    /// The engine's games, [`GameKind::ALL`] in order (and, in test builds asked for it, the
+    /// toy game: see `TOY_GAME_VAR`).
     pub fn builtin() -> Arc<Registry> {
         static BUILTIN: OnceLock<Arc<Registry>> = OnceLock::new();
         Arc::clone(BUILTIN.get_or_init(|| {
-            Arc::new(Registry::from_entries(
-                GameKind::ALL
-                    .iter()
-                    .map(|&k| k.visit(BuiltinEntry(k)))
-                    .collect(),
-            ))
+            let entries = GameKind::ALL
+                .iter()
+                .map(|&k| k.visit(BuiltinEntry(k)))
+                .chain(toy_row())
+                .collect();
+            Arc::new(Registry::from_entries(entries))
         }))
     }
 
@@ -163,6 +217,29 @@ impl Registry {
             })
     }
 
+    /// `tetrad features` for the game `name` (see `games::tune::features`).
+    pub fn features(
+        &self,
+        name: &str,
+        input: &mut dyn BufRead,
+        out: &mut dyn Write,
+    ) -> Result<(), RegistryFeaturesError> {
+        let entry = self.find(name)?;
+        if !entry.tunable {
+            return Err(FeaturesError::NotTunable {
+                game: entry.name,
+                tunable: self
+                    .entries
+                    .iter()
+                    .filter(|e| e.tunable)
+                    .map(|e| e.name)
+                    .collect(),
+            }
+            .into());
+        }
+        Ok((entry.features)(input, out)?)
+    }
+
     /// Every game's options as declared with their defaults (the first game declaring a name
     /// wins).
     pub fn option_decls(&self) -> &[GameOption] {
@@ -200,5 +277,33 @@ mod tests {
         assert_eq!(r.find("Pods").map(|e| e.name), Ok("pods-standard"));
         let err = r.find("chess").map(|e| e.name).unwrap_err();
         assert_eq!(err, "chess".parse::<GameKind>().unwrap_err());
+    }
+
+    /// Tunability comes from each game's hook; the error lists what the registry found.
+    #[test]
+    fn features_serves_the_games_whose_hook_says_tunable() {
+        let r = Registry::builtin();
+        let tunable: Vec<&str> = r
+            .entries()
+            .iter()
+            .filter(|e| e.tunable)
+            .map(|e| e.name)
+            .collect();
+        assert_eq!(tunable, ["poddavki", "diamond", "pods-advanced"]);
+        let mut out = Vec::new();
+        r.features("Diamond", &mut "".as_bytes(), &mut out)
+            .expect("diamond is tunable");
+        assert!(String::from_utf8_lossy(&out).starts_with("# game diamond\n"));
+        let err = r
+            .features("pods", &mut "".as_bytes(), &mut Vec::new())
+            .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "pods-standard has no tunable evaluation (tunable: poddavki, diamond, pods-advanced)"
+        );
+        assert!(matches!(
+            r.features("chess", &mut "".as_bytes(), &mut Vec::new()),
+            Err(RegistryFeaturesError::Unknown(_))
+        ));
     }
 }

@@ -949,7 +949,8 @@ mod tests {
 
     impl GameOptions for Faulty {}
 
-    impl crate::render::Draw for Faulty {}
+    impl crate::games::Draw for Faulty {}
+    impl crate::games::Tunable for Faulty {}
 
     fn run(dialect: Dialect, input: &'static str) -> String {
         let session = Session {

@@ -422,3 +422,293 @@ fn bench_refuses_an_unknown_game_and_ends_quietly_when_its_reader_stops() {
     assert!(text.contains("Search signature   : "));
     assert!(text.contains("(total nodes of the fixed-depth searches)"));
 }
+
+/// The crate's layers, lowest first: a module may import only from layers below its own (so
+/// there can be no cycle either). Modules on one layer know nothing of each other. `fuzz` and
+/// `testkit` are test support (the `testkit` feature); test code itself (`tests/` folders,
+/// `tests.rs` files, `#[cfg(test)]` items) may import anything and is not part of the graph.
+const LAYERS: &[&[&str]] = &[
+    &["render", "options"],
+    &["games"],
+    &["search"],
+    &["engine"],
+    &["bench", "testkit"],
+    &["registry"],
+    &["session"],
+    &["protocol"],
+    &["fuzz"],
+    &["main"],
+];
+
+/// Rust source with comments, string and char literals blanked out (so that neither a `//`
+/// nor a brace inside a literal is taken for code).
+fn code_only(text: &str) -> String {
+    let b: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        let next = b.get(i + 1).copied();
+        if c == '/' && next == Some('/') {
+            while i < b.len() && b[i] != '\n' {
+                i += 1;
+            }
+        } else if c == '/' && next == Some('*') {
+            i += 2;
+            while i + 1 < b.len() && !(b[i] == '*' && b[i + 1] == '/') {
+                i += 1;
+            }
+            i += 2;
+        } else if c == 'r' && (next == Some('"') || next == Some('#')) && {
+            let hashes = b[i + 1..].iter().take_while(|&&h| h == '#').count();
+            b.get(i + 1 + hashes) == Some(&'"')
+        } {
+            let hashes = b[i + 1..].iter().take_while(|&&h| h == '#').count();
+            i += hashes + 2;
+            let close: Vec<char> = std::iter::once('"')
+                .chain(std::iter::repeat_n('#', hashes))
+                .collect();
+            while i < b.len() && !b[i..].starts_with(&close) {
+                i += 1;
+            }
+            i += close.len();
+            out.push_str("\"\"");
+        } else if c == '"' {
+            i += 1;
+            while i < b.len() && b[i] != '"' {
+                i += if b[i] == '\\' { 2 } else { 1 };
+            }
+            i += 1;
+            out.push_str("\"\"");
+        } else if c == '\'' && (b.get(i + 2) == Some(&'\'') || next == Some('\\')) {
+            // A char literal ('x' or an escape); a lifetime has no closing quote.
+            i += 1;
+            while i < b.len() && b[i] != '\'' {
+                i += if b[i] == '\\' { 2 } else { 1 };
+            }
+            i += 1;
+            out.push_str("' '");
+        } else {
+            out.push(c);
+            i += 1;
+        }
+    }
+    out
+}
+
+/// `code` without `#[cfg(test)]` items (a block up to its closing brace, or one statement).
+fn without_test_items(code: &str) -> String {
+    let mut out = String::new();
+    let mut rest = code;
+    while let Some(at) = rest.find("#[cfg(test)]") {
+        out.push_str(&rest[..at]);
+        let item = &rest[at..];
+        let end = match (item.find('{'), item.find(';')) {
+            (Some(open), semi) if semi.is_none_or(|s| open < s) => {
+                let mut depth = 0;
+                let mut end = item.len();
+                for (i, c) in item.char_indices().skip(open) {
+                    depth += match c {
+                        '{' => 1,
+                        '}' => -1,
+                        _ => 0,
+                    };
+                    if depth == 0 {
+                        end = i + 1;
+                        break;
+                    }
+                }
+                end
+            }
+            (_, Some(semi)) => semi + 1,
+            _ => item.len(),
+        };
+        rest = &item[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The identifiers a path continues with after `at` (`a` of `a::…`, or each `a` of `{a, b::c}`).
+fn first_segments(text: &str) -> Vec<String> {
+    let ident = |s: &str| -> String {
+        s.chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect()
+    };
+    let text = text.trim_start();
+    let Some(group) = text.strip_prefix('{') else {
+        return vec![ident(text)];
+    };
+    let mut names = Vec::new();
+    let mut depth = 0;
+    let mut start = true;
+    for (i, c) in group.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' if depth == 0 => break,
+            '}' => depth -= 1,
+            ',' if depth == 0 => start = true,
+            c if start && !c.is_whitespace() => {
+                names.push(ident(&group[i..]));
+                start = false;
+            }
+            _ => {}
+        }
+    }
+    names
+}
+
+/// (importing module, imported module) for every crate-internal path in the files under `src`
+/// outside test code; the module is a file's first path component (`main` for `main.rs`).
+fn import_edges(src: &std::path::Path) -> std::collections::BTreeSet<(String, String)> {
+    fn files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+        for entry in std::fs::read_dir(dir).expect("readable src") {
+            let path = entry.expect("dir entry").path();
+            if path.is_dir() {
+                if path.file_name().is_some_and(|n| n != "tests") {
+                    files(&path, out);
+                }
+            } else if path.extension().is_some_and(|e| e == "rs")
+                && path.file_name().is_some_and(|n| n != "tests.rs")
+            {
+                out.push(path);
+            }
+        }
+    }
+    let mut all = Vec::new();
+    files(src, &mut all);
+    let mut edges = std::collections::BTreeSet::new();
+    for path in all {
+        let rel = path.strip_prefix(src).expect("under src");
+        // The file's module path: `games/pods/board.rs` is games::pods::board, `mod.rs` its dir.
+        let mut module: Vec<String> = rel
+            .iter()
+            .map(|c| c.to_string_lossy().trim_end_matches(".rs").to_string())
+            .collect();
+        if module.last().is_some_and(|m| m == "mod" || m == "lib") {
+            module.pop();
+        }
+        let Some(top) = module.first().cloned() else {
+            continue; // lib.rs declares the modules; it imports nothing
+        };
+        let text = std::fs::read_to_string(&path).expect("readable file");
+        let code = without_test_items(&code_only(&text));
+        let root = if top == "main" { "tetrad::" } else { "crate::" };
+        for (at, _) in code.match_indices(root) {
+            if code[..at]
+                .chars()
+                .last()
+                .is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '$')
+            {
+                continue;
+            }
+            for name in first_segments(&code[at + root.len()..]) {
+                edges.insert((top.clone(), name));
+            }
+        }
+        for (at, _) in code.match_indices("super::") {
+            if code[..at].ends_with("super::") {
+                continue; // counted from the first `super::` of the chain
+            }
+            let mut ups = 0;
+            let mut tail = &code[at..];
+            while let Some(t) = tail.strip_prefix("super::") {
+                ups += 1;
+                tail = t;
+            }
+            if ups >= module.len() {
+                for name in first_segments(tail) {
+                    edges.insert((top.clone(), name));
+                }
+            }
+        }
+    }
+    edges
+}
+
+/// Every import that breaks [`LAYERS`], and every module not given a layer.
+fn layer_violations(src: &std::path::Path) -> Vec<String> {
+    let layer = |m: &str| LAYERS.iter().position(|l| l.contains(&m));
+    let mut modules: Vec<String> = std::fs::read_dir(src)
+        .expect("readable src")
+        .map(|e| e.expect("dir entry").path())
+        .filter(|p| p.is_dir() || p.extension().is_some_and(|e| e == "rs"))
+        .map(|p| p.file_stem().expect("a name").to_string_lossy().to_string())
+        .filter(|m| m != "lib")
+        .collect();
+    modules.sort();
+    let mut bad: Vec<String> = modules
+        .iter()
+        .filter(|m| layer(m).is_none())
+        .map(|m| format!("module {m} has no layer in LAYERS"))
+        .collect();
+    for (from, to) in import_edges(src) {
+        if from == to || !modules.contains(&to) {
+            continue; // inside one module, or an item of the crate root (a macro)
+        }
+        if let (Some(a), Some(b)) = (layer(&from), layer(&to)) {
+            if b >= a {
+                bad.push(format!("{from} imports {to}, a layer that is not below it"));
+            }
+        }
+    }
+    bad
+}
+
+/// The layering docs/architecture.md describes, checked on the source: the import graph of the
+/// crate's top-level modules follows [`LAYERS`], so it has no cycle.
+#[test]
+fn modules_import_only_from_layers_below() {
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let bad = layer_violations(&src);
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+    let edges = import_edges(&src);
+    // The reader sees what it checks: the graph is not empty, and known imports are in it.
+    for known in [
+        ("engine", "games"),
+        ("session", "registry"),
+        ("main", "protocol"),
+    ] {
+        assert!(
+            edges.contains(&(known.0.to_string(), known.1.to_string())),
+            "{known:?} in {edges:?}"
+        );
+    }
+}
+
+/// The check finds what it must: a cycle, an upward import through `super::` and a grouped
+/// `use`, and no false alarm from comments, strings or test code.
+#[test]
+fn the_layer_check_catches_upward_imports() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("layers-{}", std::process::id()));
+    let write = |rel: &str, text: &str| {
+        let path = dir.join(rel);
+        std::fs::create_dir_all(path.parent().expect("a parent")).expect("mkdir");
+        std::fs::write(path, text).expect("write");
+    };
+    let _ = std::fs::remove_dir_all(&dir);
+    write("lib.rs", "pub mod games;\npub mod search;\n");
+    write(
+        "games/mod.rs",
+        "// use crate::search;\nconst S: &str = \"crate::search\";\n\
+         #[cfg(test)]\nmod tests {\n    use crate::search::run;\n    fn f() { let _ = '{'; }\n}\n",
+    );
+    write(
+        "search/mod.rs",
+        "use crate::{render::Picture, games::Side};\n",
+    );
+    assert_eq!(layer_violations(&dir), Vec::<String>::new());
+    assert!(import_edges(&dir).contains(&("search".to_string(), "games".to_string())));
+    // games -> search closes a cycle with search -> games.
+    write(
+        "games/eval.rs",
+        "pub fn f() { super::super::search::go(); }\n",
+    );
+    assert_eq!(
+        layer_violations(&dir),
+        ["games imports search, a layer that is not below it"]
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

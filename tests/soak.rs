@@ -9,7 +9,6 @@ use rand::{Rng, SeedableRng};
 use tetrad::games::prelude::*;
 use tetrad::games::{DrawTracker, GameKind, GameVisitor};
 use tetrad::registry::{Entry, Registry};
-use tetrad::render::Draw;
 use tetrad::testkit::Soak;
 
 fn soak_of(entry: &Entry, games: u32, max_plies: u32, seed: u64) -> Soak {
@@ -117,7 +116,7 @@ struct SearchSoak {
 
 impl GameVisitor for SearchSoak {
     type Output = u32;
-    fn visit<G: Game + Draw>(self, game: G) -> u32 {
+    fn visit<G: Game>(self, game: G) -> u32 {
         search_soak(&game, self.searches, self.seed)
     }
 }

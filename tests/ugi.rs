@@ -279,14 +279,6 @@ fn go_perft_stops_at_stop_and_at_quit() {
     }
 }
 
-const GAMES: [&str; 5] = [
-    "poddavki",
-    "phutball",
-    "diamond",
-    "pods-standard",
-    "pods-advanced",
-];
-
 fn ugi_engine(game: &str) -> Engine {
     let mut e = Engine::start(&[]);
     e.send("uci");
@@ -341,7 +333,8 @@ fn pv_of(line: &str) -> Vec<&str> {
 
 #[test]
 fn multipv_3_gives_three_distinct_moves_per_depth_best_first() {
-    for game in GAMES {
+    for game in common::game_names() {
+        let game = game.as_str();
         let legal = legal_after(game, &[]);
         let mut e = ugi_engine(game);
         e.send("setoption name MultiPV value 3");
@@ -454,7 +447,8 @@ fn one_bestmove(e: &mut Engine) -> String {
 
 #[test]
 fn ponder_sessions_end_with_one_legal_bestmove_in_every_game() {
-    for game in GAMES {
+    for game in common::game_names() {
+        let game = game.as_str();
         let mut e = ugi_engine(game);
         e.send("setoption name Ponder value true");
         e.send("position startpos");
@@ -493,7 +487,8 @@ fn ponder_sessions_end_with_one_legal_bestmove_in_every_game() {
 /// position after its move: here the earlier, deeper search left it there.
 #[test]
 fn a_one_move_pv_takes_the_expected_reply_from_the_table() {
-    for game in GAMES {
+    for game in common::game_names() {
+        let game = game.as_str();
         let mut e = ugi_engine(game);
         e.send("setoption name Ponder value true");
         e.send("position startpos");

@@ -15,13 +15,17 @@ use rand::Rng;
 use crate::options::GameOption;
 
 pub mod diamond;
+pub mod draw;
 pub mod phutball;
 pub mod poddavki;
 pub mod pods;
 pub mod registry;
+pub mod tune;
 pub mod zobrist;
 
-pub use registry::{GameKind, GameVisitor, UnknownGame};
+pub use draw::Draw;
+pub use registry::{GameKind, GameVisitor, UnknownGame, Workload, Workloads};
+pub use tune::Tunable;
 
 /// First mover (`P1`) or second mover (`P2`). Each game names them (see [`Rules::side_names`]).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -374,19 +378,23 @@ pub trait GameOptions {
 }
 
 /// A whole game: what generic code (search, session, bench, fuzz) asks for as `G: Game`.
-/// Implemented for every type with the five parts; a new game implements those, not this.
-pub trait Game: Rules + Moves + Notation + SearchHooks + FastPaths + GameOptions {
+/// Implemented for every type with the seven parts; a new game implements those, not this.
+pub trait Game:
+    Rules + Moves + Notation + SearchHooks + FastPaths + GameOptions + Draw + Tunable
+{
     /// [`SearchHooks::root_moves_until`] that is never interrupted.
     fn root_moves(&self, pos: &Self::Pos, out: &mut Vec<Self::Move>) {
         self.root_moves_until(pos, out, &|| false)
     }
 }
 
-impl<G: Rules + Notation + SearchHooks + FastPaths + GameOptions> Game for G {}
+impl<G: Rules + Notation + SearchHooks + FastPaths + GameOptions + Draw + Tunable> Game for G {}
 
 /// Everything needed to call game methods on a concrete game type.
 pub mod prelude {
-    pub use super::{FastPaths, Game, GameOptions, Moves, Notation, Rules, SearchHooks};
+    pub use super::{
+        Draw, FastPaths, Game, GameOptions, Moves, Notation, Rules, SearchHooks, Tunable,
+    };
 }
 
 /// Why [`stoppable_perft`] has no count.

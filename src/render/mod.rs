@@ -1,14 +1,13 @@
 //! Board pictures and board geometry for GUIs: each game describes its board and pieces as a
-//! [`Picture`] (through the one-method [`Draw`] trait, kept apart from the rules), and this
-//! module writes it as SVG ([`svg`]) or as the `board_layout` JSON document ([`json`]).
+//! [`Picture`] (through its drawing hook, `games::Draw`), and this module writes it as SVG
+//! ([`svg`]) or as the `board_layout` JSON document ([`json`]). A leaf: it knows no game, only
+//! pictures.
 //!
 //! Coordinates are board units with y growing upwards (rank 1 / row 0 at the bottom), so that
 //! a point's x, y are the file and rank indices of its name.
 
 pub mod json;
 pub mod svg;
-
-use crate::games::prelude::*;
 
 /// How pieces sit on the board: in the cells (draughts) or on the points where lines meet.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -135,42 +134,6 @@ pub struct Picture {
     pub last_move: Option<(String, Vec<String>)>,
     /// `ongoing`, `draw` or the winner's name, and the reason.
     pub result: Option<(String, String)>,
-}
-
-/// A game's drawing hook, separate from the rules.
-pub trait Draw: Game {
-    /// The board, pieces and hands of `pos`; the caller fills in the history-dependent parts
-    /// (last move, result). The default is a board without points, for games that have no
-    /// drawing (test games).
-    fn picture(&self, pos: &Self::Pos) -> Picture {
-        let [first, second] = self.side_names();
-        let side = |name| SideStyle {
-            name,
-            fill: "#ffffff",
-            stroke: "#000000",
-        };
-        Picture {
-            board: Board {
-                game: self.name(),
-                style: Style::Points,
-                extent: [0.0, 0.0, 1.0, 1.0],
-                sides: [side(first), side(second)],
-                points: Vec::new(),
-                lines: Vec::new(),
-                cells: Vec::new(),
-                groups: Vec::new(),
-                pods: Vec::new(),
-                files: Vec::new(),
-                ranks: Vec::new(),
-            },
-            pieces: Vec::new(),
-            hands: None,
-            to_move: self.side_to_move(pos).index(),
-            position: self.format_position(pos),
-            last_move: None,
-            result: None,
-        }
-    }
 }
 
 /// The point names in a move's notation, in order: every `<file letter><digits>` token.

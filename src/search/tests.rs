@@ -223,6 +223,8 @@ impl Notation for FaultyHelpers {
 
 impl FastPaths for FaultyHelpers {}
 impl GameOptions for FaultyHelpers {}
+impl crate::games::Draw for FaultyHelpers {}
+impl crate::games::Tunable for FaultyHelpers {}
 
 impl SearchHooks for FaultyHelpers {
     fn evaluate(&self, _pos: &NimPos) -> i32 {

@@ -10,7 +10,6 @@ use std::ops::ControlFlow;
 
 use crate::games::prelude::*;
 use crate::games::{Outcome, RuleError, Side, Terminal};
-use crate::render::Draw;
 
 /// The game value; it starts with [`Nim::START`] stones.
 #[derive(Clone, Copy, Debug, Default)]
@@ -129,3 +128,4 @@ impl SearchHooks for Nim {
 impl FastPaths for Nim {}
 impl GameOptions for Nim {}
 impl Draw for Nim {}
+impl Tunable for Nim {}

@@ -143,3 +143,21 @@ impl Drop for Engine {
         let _ = self.child.wait();
     }
 }
+
+/// The games the binary lists (`list_games`), in order: what every test that loops over the
+/// games loops over, so that a game added to the registry is covered with no edit here.
+pub fn game_names() -> Vec<String> {
+    let mut e = Engine::start(&[]);
+    let list = e.gtp("list_games");
+    list.strip_prefix("= ")
+        .expect("a game list")
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+/// Whether this run asked the binary for the test kit's toy game as a built-in row
+/// (`tetrad::registry::TOY_GAME_VAR`; the engine started here inherits the variable).
+pub fn toy_game_row() -> bool {
+    std::env::var_os("TETRAD_TOY_GAME").is_some()
+}

@@ -144,7 +144,7 @@ pub fn is_forcing(pos: &Pos) -> bool {
 pub fn evaluate(pos: &Pos) -> i32 {
     match terms(pos) {
         Terms::Fixed(v) => v,
-        Terms::Weighted(f) => crate::tune::dot(&WEIGHTS.to_array(), &f),
+        Terms::Weighted(f) => crate::games::tune::dot(&WEIGHTS.to_array(), &f),
     }
 }
 

@@ -131,7 +131,7 @@ impl FastPaths for Diamond {
 
 impl GameOptions for Diamond {}
 
-impl crate::tune::Tunable for Diamond {
+impl super::Tunable for Diamond {
     fn weight_names(&self) -> &'static [&'static str] {
         eval::Weights::NAMES
     }

@@ -4,8 +4,9 @@
 use super::board::{point_name, TABLES, VALID};
 use super::position::{BLACK, WHITE};
 use super::{Diamond, Pos};
+use crate::games::Draw;
 use crate::render::{
-    self, Board, Cell, Draw, Group, Hand, Line, Picture, Piece, Point, SideStyle, Style,
+    self, Board, Cell, Group, Hand, Line, Picture, Piece, Point, SideStyle, Style,
 };
 
 fn xy(p: usize) -> (f64, f64) {

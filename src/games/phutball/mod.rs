@@ -6,6 +6,7 @@
 //! candidate list for quiet nodes, since ~300 placements make full width hopeless.
 
 pub mod board;
+mod chain;
 pub mod eval;
 pub mod movegen;
 pub mod notation;
@@ -250,3 +251,6 @@ impl FastPaths for Phutball {
 }
 
 impl GameOptions for Phutball {}
+
+/// Not tunable: the evaluation is not a weighted sum of terms.
+impl super::Tunable for Phutball {}

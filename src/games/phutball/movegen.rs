@@ -5,7 +5,8 @@
 //! is reused from a per-thread pool.
 
 use super::board::{Bits, BLUE_SCORES, NONE, RED_SCORES, STEP};
-use super::position::{Pos, BALL_KEYS, MAN_KEYS};
+use super::chain::Chain;
+use super::position::Pos;
 use super::stateset::{with_state_set, StateSet};
 use crate::games::Side;
 
@@ -61,9 +62,7 @@ pub enum Walk {
 }
 
 struct Walker<'s> {
-    men: Bits,
-    removed: Bits,
-    rhash: u64,
+    chain: Chain,
     seen: &'s mut StateSet,
     order: &'s [u8; 8],
     budget: usize,
@@ -76,45 +75,33 @@ impl Walker<'_> {
         for &d in self.order {
             let step = &STEP[d as usize];
             let first = step[ball as usize];
-            if first == NONE || !self.men.get(first as usize) {
+            if first == NONE || !self.chain.men.get(first as usize) {
                 continue;
             }
             let mut q = step[first as usize];
             let mut k = 1;
-            while q != NONE && self.men.get(q as usize) {
+            while q != NONE && self.chain.men.get(q as usize) {
                 q = step[q as usize];
                 k += 1;
             }
             if q == NONE {
                 continue;
             }
-            let mut r = first;
-            for _ in 0..k {
-                self.men.clear(r as usize);
-                self.removed.set(r as usize);
-                self.rhash ^= MAN_KEYS[r as usize];
-                r = step[r as usize];
-            }
-            let key = self.rhash ^ BALL_KEYS[q as usize];
-            let stop = if !self.seen.insert(key, q, &self.removed) {
+            self.chain.take(d as usize, ball, k);
+            let key = self.chain.key(q);
+            let stop = if !self.seen.insert(key, q, &self.chain.removed) {
                 false
             } else if self.seen.len() > self.budget {
                 self.out_of_budget = true;
                 true
             } else {
-                match f(q, &self.removed) {
+                match f(q, &self.chain.removed) {
                     Visit::Expand => self.run(q, f),
                     Visit::Skip => false,
                     Visit::Stop => true,
                 }
             };
-            let mut r = first;
-            for _ in 0..k {
-                self.men.set(r as usize);
-                self.removed.clear(r as usize);
-                self.rhash ^= MAN_KEYS[r as usize];
-                r = step[r as usize];
-            }
+            self.chain.put_back(d as usize, ball, k);
             if stop {
                 return true;
             }
@@ -173,9 +160,7 @@ pub fn walk_jumps<F: FnMut(u16, &Bits) -> Visit>(
     }
     with_state_set(|seen| {
         let mut w = Walker {
-            men: *men,
-            removed: Bits::EMPTY,
-            rhash: 0,
+            chain: Chain::new(men),
             seen,
             order,
             budget,

@@ -2,7 +2,7 @@
 //! smallest) path of a ball move.
 
 use super::board::{name_rank, shift_to, Bits, NONE, STEP};
-use super::position::{BALL_KEYS, MAN_KEYS};
+use super::chain::Chain;
 use super::stateset::with_state_set;
 use super::stateset::StateSet;
 
@@ -51,9 +51,7 @@ pub enum Canonical {
 pub fn canonical_path(men: &Bits, ball: u16, to: u16, removed: &Bits, budget: usize) -> Canonical {
     with_state_set(|dead| {
         let mut c = Canon {
-            men: *men,
-            removed: Bits::EMPTY,
-            rhash: 0,
+            chain: Chain::new(men),
             to,
             target: *removed,
             dead,
@@ -73,9 +71,7 @@ pub fn canonical_path(men: &Bits, ball: u16, to: u16, removed: &Bits, budget: us
 const TEST_EVERY: usize = 2;
 
 struct Canon<'s> {
-    men: Bits,
-    removed: Bits,
-    rhash: u64,
+    chain: Chain,
     to: u16,
     target: Bits,
     dead: &'s mut StateSet,
@@ -92,7 +88,7 @@ impl Canon<'_> {
         for (d, step) in STEP.iter().enumerate() {
             let mut q = step[ball as usize];
             let mut k = 0;
-            while q != NONE && self.men.get(q as usize) {
+            while q != NONE && self.chain.men.get(q as usize) {
                 if !self.target.get(q as usize) {
                     k = 0;
                     break;
@@ -100,7 +96,7 @@ impl Canon<'_> {
                 q = step[q as usize];
                 k += 1;
             }
-            if k == 0 || q == NONE || self.men.get(q as usize) {
+            if k == 0 || q == NONE || self.chain.men.get(q as usize) {
                 continue;
             }
             cands[n] = (name_rank(q as usize), d, q, k);
@@ -109,21 +105,13 @@ impl Canon<'_> {
         let cands = &mut cands[..n];
         cands.sort_unstable();
         for &(_, d, q, k) in cands.iter() {
-            let step = &STEP[d];
-            let first = step[ball as usize];
-            let mut r = first;
-            for _ in 0..k {
-                self.men.clear(r as usize);
-                self.removed.set(r as usize);
-                self.rhash ^= MAN_KEYS[r as usize];
-                r = step[r as usize];
-            }
+            self.chain.take(d, ball, k);
             self.path.push(q);
-            let done = if self.removed == self.target {
+            let done = if self.chain.removed == self.target {
                 Some(q == self.to)
             } else {
-                let key = self.rhash ^ BALL_KEYS[q as usize];
-                if !self.dead.insert(key, q, &self.removed) {
+                let key = self.chain.key(q);
+                if !self.dead.insert(key, q, &self.chain.removed) {
                     Some(false)
                 } else if self.dead.len() > self.budget {
                     None
@@ -137,13 +125,7 @@ impl Canon<'_> {
                 return done;
             }
             self.path.pop();
-            let mut r = first;
-            for _ in 0..k {
-                self.men.set(r as usize);
-                self.removed.clear(r as usize);
-                self.rhash ^= MAN_KEYS[r as usize];
-                r = step[r as usize];
-            }
+            self.chain.put_back(d, ball, k);
         }
         Some(false)
     }
@@ -154,8 +136,8 @@ impl Canon<'_> {
     /// must reach the end point, and pass over each man still to go, in the graph of such jumps
     /// where men still to go count both as men and as possible landings.
     fn may_finish(&self, ball: u16) -> bool {
-        let to_go = self.target.andnot(&self.removed);
-        let keep = self.men.andnot(&self.target);
+        let to_go = self.target.andnot(&self.chain.removed);
+        let keep = self.chain.men.andnot(&self.target);
         let mut reach = Bits::EMPTY;
         reach.set(ball as usize);
         let mut frontier = reach;

@@ -4,10 +4,9 @@
 use super::board::{point, COLS, ROWS};
 use super::notation::{format_position, point_name};
 use super::{Phutball, Pos};
+use crate::games::Draw;
 use crate::games::Side;
-use crate::render::{
-    self, Board, Cell, Draw, Group, Line, Picture, Piece, Point, SideStyle, Style,
-};
+use crate::render::{self, Board, Cell, Group, Line, Picture, Piece, Point, SideStyle, Style};
 
 const RED: usize = 0;
 const BLUE: usize = 1;

@@ -196,7 +196,7 @@ pub fn evaluate(p: &Position) -> i32 {
 }
 
 pub fn evaluate_with(p: &Position, w: &Weights) -> i32 {
-    crate::tune::dot(&w.to_array(), &features(p)).clamp(-(EVAL_LIMIT - 1), EVAL_LIMIT - 1)
+    crate::games::tune::dot(&w.to_array(), &features(p)).clamp(-(EVAL_LIMIT - 1), EVAL_LIMIT - 1)
 }
 
 /// The terms of [`evaluate`], each the side to move's contribution minus the opponent's; they

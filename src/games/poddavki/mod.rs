@@ -170,7 +170,7 @@ impl GameOptions for Poddavki {
     }
 }
 
-impl crate::tune::Tunable for Poddavki {
+impl super::Tunable for Poddavki {
     fn weight_names(&self) -> &'static [&'static str] {
         eval::Weights::NAMES
     }

@@ -50,31 +50,56 @@ fn capturing_men(p: &Position) -> Bits {
     r & men
 }
 
-/// Depth-first search of the capture sequences of one piece. `empty` counts the piece's start
-/// square as empty and every captured piece as present (Turkish strike), so it never changes
-/// during the move.
-struct CapGen<'a> {
-    from: u8,
-    empty: Bits,
-    opp: Bits,
-    promo_rank: Bits,
+/// Where the capture search puts what it finds: the move list (de-duplicated, see
+/// [`gen_captures`]) or the notation's paths (every path, duplicates and all). One search
+/// serves both, so the moves the engine plays and the paths it writes cannot disagree.
+pub trait CaptureSink {
+    /// The piece lands on `sq` and the search goes on from there.
+    #[inline(always)]
+    fn enter(&mut self, _sq: usize) {}
+    /// Back from the last [`CaptureSink::enter`].
+    #[inline(always)]
+    fn leave(&mut self) {}
+    /// A complete capture: the piece can go no further.
+    fn emit(&mut self, m: Move);
+}
+
+/// Moves of one piece into a list, skipping those it already holds.
+struct Dedup<'a> {
     out: &'a mut Vec<Move>,
     /// First entry of `out` belonging to this piece: only those can be duplicates.
     base: usize,
 }
 
-impl CapGen<'_> {
+impl CaptureSink for Dedup<'_> {
+    #[inline(always)]
+    fn emit(&mut self, m: Move) {
+        if !self.out[self.base..].contains(&m) {
+            self.out.push(m);
+        }
+    }
+}
+
+/// Depth-first search of the capture sequences of one piece. `empty` counts the piece's start
+/// square as empty and every captured piece as present (Turkish strike), so it never changes
+/// during the move.
+struct CapGen<'s, S> {
+    from: u8,
+    empty: Bits,
+    opp: Bits,
+    promo_rank: Bits,
+    sink: &'s mut S,
+}
+
+impl<S: CaptureSink> CapGen<'_, S> {
     #[inline(always)]
     fn emit(&mut self, to: usize, captured: Bits, promo: bool) {
-        let m = Move {
+        self.sink.emit(Move {
             captured,
             from: self.from,
             to: to as u8,
             promo,
-        };
-        if !self.out[self.base..].contains(&m) {
-            self.out.push(m);
-        }
+        });
     }
 
     /// Jumps of a man at `cur`; returns whether there was any.
@@ -93,13 +118,17 @@ impl CapGen<'_> {
             any = true;
             let land = land as usize;
             let cap = captured | 1 << mid;
-            if self.promo_rank >> land & 1 != 0 {
-                // Crowned mid-capture: it goes on as a king in the same move.
-                if !self.king(land, cap, true) {
-                    self.emit(land, cap, true);
-                }
-            } else if !self.man(land, cap) {
-                self.emit(land, cap, false);
+            // Crowned mid-capture: it goes on as a king in the same move.
+            let crowned = self.promo_rank >> land & 1 != 0;
+            self.sink.enter(land);
+            let goes_on = if crowned {
+                self.king(land, cap, true)
+            } else {
+                self.man(land, cap)
+            };
+            self.sink.leave();
+            if !goes_on {
+                self.emit(land, cap, crowned);
             }
         }
         any
@@ -124,7 +153,9 @@ impl CapGen<'_> {
             // Landing rule: only squares the capture goes on from, if there are any.
             let mut goes_on = false;
             for l in Squares(lands) {
+                self.sink.enter(l);
                 goes_on |= self.king(l, cap, promo);
+                self.sink.leave();
             }
             if !goes_on {
                 for l in Squares(lands) {
@@ -136,35 +167,29 @@ impl CapGen<'_> {
     }
 }
 
+/// Hands every capture sequence of the piece on `from` (the side to move's) to `sink`.
+#[inline(always)]
+pub fn piece_captures<S: CaptureSink>(p: &Position, from: usize, sink: &mut S) {
+    let mut g = CapGen {
+        from: from as u8,
+        empty: !p.occupied() | 1 << from,
+        opp: p.pieces[p.stm ^ 1],
+        promo_rank: PROMO_RANK[p.stm],
+        sink,
+    };
+    if p.kings >> from & 1 != 0 {
+        g.king(from, 0, false);
+    } else {
+        g.man(from, 0);
+    }
+}
+
 /// Appends every distinct capture of the side to move.
 pub fn gen_captures(p: &Position, out: &mut Vec<Move>) {
-    let us = p.stm;
-    let occ = p.occupied();
-    let opp = p.pieces[us ^ 1];
-    let promo_rank = PROMO_RANK[us];
-    for s in Squares(capturing_men(p)) {
+    let kings = p.pieces[p.stm] & p.kings;
+    for s in Squares(capturing_men(p)).chain(Squares(kings)) {
         let base = out.len();
-        let mut g = CapGen {
-            from: s as u8,
-            empty: !occ | 1 << s,
-            opp,
-            promo_rank,
-            out: &mut *out,
-            base,
-        };
-        g.man(s, 0);
-    }
-    for s in Squares(p.pieces[us] & p.kings) {
-        let base = out.len();
-        let mut g = CapGen {
-            from: s as u8,
-            empty: !occ | 1 << s,
-            opp,
-            promo_rank,
-            out: &mut *out,
-            base,
-        };
-        g.king(s, 0, false);
+        piece_captures(p, s, &mut Dedup { out, base });
     }
 }
 

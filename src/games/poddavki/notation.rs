@@ -1,11 +1,10 @@
 //! Move notation: capture paths, canonical output, lenient input.
 //!
-//! Moves carry no path, so the paths of a capture are enumerated again here. The enumeration
-//! walks (file, rank) coordinates rather than bitboards on purpose: it is a second, independent
-//! reading of the capture rules, and the tests check both agree.
+//! Moves carry no path, so the paths of a capture are enumerated again here, by the move
+//! generator's own capture search (`movegen::piece_captures`) recording where the piece lands.
 
-use super::board::{file_of, rank_of, square_at, Bits, Move, Position, PROMO_RANK};
-use super::movegen::legal_moves;
+use super::board::{file_of, rank_of, square_at, Move, Position};
+use super::movegen::{legal_moves, piece_captures, CaptureSink};
 use crate::games::RuleError;
 
 pub fn square_name(s: usize) -> String {
@@ -35,89 +34,26 @@ pub struct CapturePath {
     pub squares: Vec<usize>,
 }
 
-const DIRS: [(i32, i32); 4] = [(1, 1), (-1, 1), (1, -1), (-1, -1)];
-
-struct PathWalk<'a> {
-    pos: &'a Position,
-    from: usize,
+/// Collects every path of one piece's captures, for writing and reading them.
+struct PathSink {
+    /// The squares the piece has stood on so far, start first.
+    path: Vec<usize>,
     out: Vec<CapturePath>,
 }
 
-impl PathWalk<'_> {
-    /// Empty for the capturing piece: its start square is vacated; captured pieces stay.
-    fn is_empty(&self, s: usize) -> bool {
-        s == self.from || self.pos.occupied() >> s & 1 == 0
+impl CaptureSink for PathSink {
+    fn enter(&mut self, sq: usize) {
+        self.path.push(sq);
     }
 
-    fn is_enemy(&self, s: usize, captured: Bits) -> bool {
-        self.pos.pieces[self.pos.stm ^ 1] >> s & 1 != 0 && captured >> s & 1 == 0
+    fn leave(&mut self) {
+        self.path.pop();
     }
 
-    /// Extends `path` from its last square; returns whether any jump was possible there.
-    fn extend(&mut self, path: &mut Vec<usize>, captured: Bits, king: bool, promo: bool) -> bool {
-        let Some(&cur) = path.last() else {
-            return false;
-        };
-        let (f0, r0) = (file_of(cur) as i32, rank_of(cur) as i32);
-        let mut any = false;
-        for (df, dr) in DIRS {
-            let mut step = 1;
-            // A man looks at the adjacent square only; a king slides over empty squares first.
-            let mut victim = square_at(f0 + df, r0 + dr);
-            if king {
-                while victim.is_some_and(|v| self.is_empty(v)) {
-                    step += 1;
-                    victim = square_at(f0 + step * df, r0 + step * dr);
-                }
-            }
-            let Some(v) = victim.filter(|&v| self.is_enemy(v, captured)) else {
-                continue;
-            };
-            let mut lands = Vec::new();
-            let mut k = step + 1;
-            while let Some(l) = square_at(f0 + k * df, r0 + k * dr) {
-                if !self.is_empty(l) {
-                    break;
-                }
-                lands.push(l);
-                if !king {
-                    break;
-                }
-                k += 1;
-            }
-            if lands.is_empty() {
-                continue;
-            }
-            any = true;
-            let cap = captured | 1 << v;
-            let mut goes_on = Vec::new();
-            for &l in &lands {
-                let crowned = !king && PROMO_RANK[self.pos.stm] >> l & 1 != 0;
-                path.push(l);
-                goes_on.push(self.extend(path, cap, king || crowned, promo || crowned));
-                path.pop();
-            }
-            if goes_on.iter().any(|&g| g) {
-                continue;
-            }
-            // No landing square lets the capture go on: the move may stop on any of them (a
-            // man only has one).
-            for &l in &lands {
-                let crowned = promo || (!king && PROMO_RANK[self.pos.stm] >> l & 1 != 0);
-                let mut squares = path.clone();
-                squares.push(l);
-                self.out.push(CapturePath {
-                    mv: Move {
-                        captured: cap,
-                        from: self.from as u8,
-                        to: l as u8,
-                        promo: crowned,
-                    },
-                    squares,
-                });
-            }
-        }
-        any
+    fn emit(&mut self, mv: Move) {
+        let mut squares = self.path.clone();
+        squares.push(mv.to as usize);
+        self.out.push(CapturePath { mv, squares });
     }
 }
 
@@ -126,14 +62,12 @@ pub fn capture_paths(pos: &Position, from: usize) -> Vec<CapturePath> {
     if from >= 32 || pos.pieces[pos.stm] >> from & 1 == 0 {
         return Vec::new();
     }
-    let mut w = PathWalk {
-        pos,
-        from,
+    let mut sink = PathSink {
+        path: vec![from],
         out: Vec::new(),
     };
-    let king = pos.kings >> from & 1 != 0;
-    w.extend(&mut vec![from], 0, king, false);
-    w.out
+    piece_captures(pos, from, &mut sink);
+    sink.out
 }
 
 fn path_string(squares: &[usize]) -> String {

@@ -3,9 +3,8 @@
 use super::board::{file_of, rank_of, square_at, Position, BLACK, NE, NONE, NW, WHITE};
 use super::notation::square_name;
 use super::Poddavki;
-use crate::render::{
-    self, Board, Cell, Draw, Group, Line, Picture, Piece, Point, SideStyle, Style,
-};
+use crate::games::Draw;
+use crate::render::{self, Board, Cell, Group, Line, Picture, Piece, Point, SideStyle, Style};
 
 fn board() -> Board {
     let mut cells: Vec<Cell> = Vec::new();

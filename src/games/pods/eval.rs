@@ -2,10 +2,10 @@
 
 use std::ops::ControlFlow;
 
-use super::board::Tables;
 use super::movegen::PodsMove;
 use super::position::Pos;
 use super::solver;
+use super::tables::Tables;
 
 /// Keeps evaluations well inside the search's `EVAL_LIMIT`.
 const CLAMP: i32 = 15_000;
@@ -203,7 +203,7 @@ pub use super::weights::WEIGHTS;
 /// last pod for good has won.
 pub fn advanced(t: &Tables, pos: &Pos) -> i32 {
     match advanced_terms(t, pos) {
-        Terms::Weighted(f) => crate::tune::dot(&WEIGHTS.to_array(), &f).clamp(-CLAMP, CLAMP),
+        Terms::Weighted(f) => crate::games::tune::dot(&WEIGHTS.to_array(), &f).clamp(-CLAMP, CLAMP),
         Terms::Fixed(v) => v,
     }
 }

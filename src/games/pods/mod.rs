@@ -25,15 +25,16 @@ mod notation;
 mod picture;
 pub mod position;
 pub mod solver;
+pub mod tables;
 #[cfg(test)]
 mod tests;
 mod weights;
 
-use board::Tables;
 pub use data::{DataError, PodsData};
 pub use movegen::PodsMove;
 pub use position::Pos;
 use solver::SolveCache;
+use tables::Tables;
 
 /// Which rules a Pods game is played under (`docs/rules/pods.md`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -321,12 +322,20 @@ impl GameOptions for Pods {
 }
 
 /// Advanced Pods only: the standard evaluation leans on the solver.
-impl crate::tune::Tunable for Pods {
+impl super::Tunable for Pods {
     fn weight_names(&self) -> &'static [&'static str] {
-        eval::Weights::NAMES
+        if self.advanced() {
+            eval::Weights::NAMES
+        } else {
+            &[]
+        }
     }
     fn weights(&self) -> Vec<i32> {
-        eval::WEIGHTS.to_array().to_vec()
+        if self.advanced() {
+            eval::WEIGHTS.to_array().to_vec()
+        } else {
+            Vec::new()
+        }
     }
     fn features(&self, pos: &Pos) -> Option<Vec<i32>> {
         if !self.advanced() {

@@ -5,8 +5,9 @@ use std::ops::ControlFlow;
 use rand::rngs::SmallRng;
 use rand::Rng;
 
-use super::board::{Geometry, Tables, POINTS};
+use super::board::{Geometry, POINTS};
 use super::position::Pos;
+use super::tables::Tables;
 
 const BOARD: u64 = (1 << POINTS) - 1;
 /// Pods A and B: the only pods White's very first move may place.

@@ -5,8 +5,9 @@ use super::board::{point_name, xy, DIR_NAMES, DIR_VEC, POINTS};
 use super::data::POD_COUNT;
 use super::position::{self, pod_char, Pos, BLACK, WHITE};
 use super::Pods;
+use crate::games::Draw;
 use crate::render::{
-    self, Board, Draw, Hand, Leg, Line, Picture, Piece, PodType, Point, SideStyle, Style,
+    self, Board, Hand, Leg, Line, Picture, Piece, PodType, Point, SideStyle, Style,
 };
 
 impl Pods {

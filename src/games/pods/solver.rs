@@ -4,9 +4,10 @@
 //! search's own call gives it a way to ask for the clock, so a root proof never overruns a move's
 //! time.
 
-use super::board::{Tables, POINTS};
+use super::board::POINTS;
 use super::movegen::PodsMove;
 use super::position::Pos;
+use super::tables::Tables;
 use super::Pods;
 
 /// Nodes the root solver may spend per position by default (about a tenth of a second on an idle

@@ -2,6 +2,7 @@
 
 mod movegen;
 mod notation;
+mod paths;
 mod perft;
 mod position;
 mod rules;

@@ -2,6 +2,7 @@
 
 use std::collections::HashSet;
 
+use super::paths::reference_paths;
 use super::{legal_strings, pos, random_positions};
 use crate::games::poddavki::board::{
     file_of, rank_of, shift, square_at, step, Move, Position, Squares, NONE, RAY,
@@ -64,8 +65,8 @@ fn reference_quiet(p: &Position) -> Vec<Move> {
 
 fn reference_moves(p: &Position) -> HashSet<Move> {
     let caps: HashSet<Move> = Squares(p.pieces[p.stm])
-        .flat_map(|s| capture_paths(p, s))
-        .map(|c| c.mv)
+        .flat_map(|s| reference_paths(p, s))
+        .map(|(mv, _)| mv)
         .collect();
     if caps.is_empty() {
         reference_quiet(p).into_iter().collect()
@@ -94,6 +95,29 @@ fn generator_agrees_with_the_path_walker_on_random_positions() {
         captures_seen > 500,
         "too few capture positions: {captures_seen}"
     );
+}
+
+/// The notation's paths come from the engine's capture search: every path the independent
+/// walker finds, no more, as multisets (a move may have several paths).
+#[test]
+fn notation_paths_agree_with_the_path_walker() {
+    let mut paths_seen = 0;
+    for p in random_positions(12, 2000) {
+        for s in Squares(p.pieces[p.stm]) {
+            let mut ours: Vec<(Move, Vec<usize>)> = capture_paths(&p, s)
+                .into_iter()
+                .map(|c| (c.mv, c.squares))
+                .collect();
+            let mut theirs = reference_paths(&p, s);
+            let key =
+                |(m, sq): &(Move, Vec<usize>)| (m.from, m.to, m.captured, m.promo, sq.clone());
+            ours.sort_by_key(key);
+            theirs.sort_by_key(key);
+            assert_eq!(ours, theirs, "{p:?} from {s}");
+            paths_seen += ours.len();
+        }
+    }
+    assert!(paths_seen > 500, "too few capture paths: {paths_seen}");
 }
 
 #[test]

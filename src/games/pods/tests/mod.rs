@@ -539,7 +539,7 @@ fn evaluation_stays_in_bounds_and_points_the_right_way() {
 
 #[test]
 fn advanced_last_pod_placed_for_good_is_a_win_now() {
-    use crate::tune::Tunable;
+    use crate::games::tune::Tunable;
     let g = game(true);
     // White's last pod, the bipod A, stays on c3 (both legs free) but not on a2 (no point to
     // the west, no line to b2): placed there it is blocked and returns to hand.

@@ -2,22 +2,35 @@
 //! is a weighted sum of raw term counts, `evaluate = Σ weight × feature` (then clamped), with the
 //! weights in one table per game (`weights.rs` in the game's folder, written by the tuner). The
 //! `tetrad features` command prints the feature vectors the fit regresses on, so a fitted table
-//! changes the evaluation and nothing else.
+//! changes the evaluation and nothing else. Tunability is a hook of the game seam ([`Tunable`]):
+//! the registry asks each game, so no list of tunable games is kept anywhere.
 
 use std::io::{BufRead, Write};
 
-use crate::games::{diamond, poddavki, pods, Game, GameKind};
+use super::{Game, Rules, Side};
 
-/// A game whose evaluation is linear in a weight table.
-pub trait Tunable: Game {
-    /// The weight names (the table's field names), in feature order.
-    fn weight_names(&self) -> &'static [&'static str];
+/// The tuning hook: a game whose evaluation is linear in a weight table says so here. The
+/// defaults say "not tunable".
+pub trait Tunable: Rules {
+    /// The weight names (the table's field names), in feature order; empty when the game's
+    /// evaluation is not a weighted sum.
+    fn weight_names(&self) -> &'static [&'static str] {
+        &[]
+    }
     /// The weights the engine plays with, in feature order.
-    fn weights(&self) -> Vec<i32>;
-    /// The raw terms at `pos`, such that [`Game::evaluate`] is their dot product with
+    fn weights(&self) -> Vec<i32> {
+        Vec::new()
+    }
+    /// The raw terms at `pos`, such that `evaluate` is their dot product with
     /// [`Tunable::weights`] (clamped to the evaluation bound). `None` where the evaluation is
     /// not that sum: a fixed score for a decided position (a threat, a proof).
-    fn features(&self, pos: &Self::Pos) -> Option<Vec<i32>>;
+    fn features(&self, _pos: &Self::Pos) -> Option<Vec<i32>> {
+        None
+    }
+    /// Whether `tetrad features` serves this game.
+    fn is_tunable(&self) -> bool {
+        !self.weight_names().is_empty()
+    }
 }
 
 /// Defines a weight table: a struct of `i32` fields, its field names and the values in order.
@@ -57,37 +70,40 @@ pub fn dot(weights: &[i32], features: &[i32]) -> i32 {
 /// Why `features` has no vector for a game.
 #[derive(Debug, thiserror::Error)]
 pub enum FeaturesError {
-    #[error("{0} has no tunable evaluation (tunable: {list})", list = TUNABLE.join(", "))]
-    NotTunable(GameKind),
+    #[error("{game} has no tunable evaluation (tunable: {list})", list = tunable.join(", "))]
+    NotTunable {
+        game: &'static str,
+        /// The games that are (a registry's).
+        tunable: Vec<&'static str>,
+    },
     #[error("{0}")]
     Io(#[from] std::io::Error),
 }
 
-/// The games `features` knows.
-pub const TUNABLE: &[&str] = &["poddavki", "diamond", "pods-advanced"];
-
-/// `tetrad features`: one position string a line in; out, a header
+/// `tetrad features` for `game`: one position string a line in; out, a header
 /// (`# game NAME`, `# names N1 N2 …`, `# weights W1 W2 …`), then per input line either
 /// `SIDE F1 F2 …` (SIDE the side to move, 1 = first mover) or `- REASON` for a position the fit
 /// must skip: `invalid` (does not parse), `over` (the game has ended), `forcing` (not quiet:
-/// search would look further), `fixed` (scored by a rule, not the weighted sum).
-pub fn features(
-    kind: GameKind,
-    input: impl BufRead,
-    out: &mut impl Write,
+/// search would look further), `fixed` (scored by a rule, not the weighted sum). A game that
+/// is not tunable gets `NotTunable` with an empty list (the registry names the tunable ones).
+pub fn features<G: Game>(
+    game: &G,
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
 ) -> Result<(), FeaturesError> {
-    match kind {
-        GameKind::Poddavki => run(&poddavki::Poddavki::default(), input, out),
-        GameKind::Diamond => run(&diamond::Diamond, input, out),
-        GameKind::PodsAdvanced => run(&pods::Pods::new(pods::PodsRules::Advanced), input, out),
-        other => Err(FeaturesError::NotTunable(other)),
+    if !game.is_tunable() {
+        return Err(FeaturesError::NotTunable {
+            game: game.name(),
+            tunable: Vec::new(),
+        });
     }
+    run(game, input, out)
 }
 
-fn run<G: Tunable>(
+fn run<G: Game>(
     game: &G,
-    input: impl BufRead,
-    out: &mut impl Write,
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
 ) -> Result<(), FeaturesError> {
     writeln!(out, "# game {}", game.name())?;
     writeln!(out, "# names {}", game.weight_names().join(" "))?;
@@ -107,7 +123,7 @@ fn run<G: Tunable>(
     Ok(())
 }
 
-fn vector<G: Tunable>(game: &G, text: &str) -> Result<(u8, Vec<i32>), &'static str> {
+fn vector<G: Game>(game: &G, text: &str) -> Result<(u8, Vec<i32>), &'static str> {
     let pos = game.parse_position(text).map_err(|_| "invalid")?;
     if game.terminal(&pos).is_some() || !game.has_legal_move(&pos) {
         return Err("over");
@@ -117,8 +133,8 @@ fn vector<G: Tunable>(game: &G, text: &str) -> Result<(u8, Vec<i32>), &'static s
     }
     let f = game.features(&pos).ok_or("fixed")?;
     let side = match game.side_to_move(&pos) {
-        crate::games::Side::P1 => 1,
-        crate::games::Side::P2 => 2,
+        Side::P1 => 1,
+        Side::P2 => 2,
     };
     Ok((side, f))
 }
@@ -126,12 +142,13 @@ fn vector<G: Tunable>(game: &G, text: &str) -> Result<(u8, Vec<i32>), &'static s
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::{diamond, phutball, poddavki, pods};
     use rand::rngs::SmallRng;
     use rand::{Rng, SeedableRng};
 
     /// Random playouts' positions of a tunable game: wherever it gives features, the
     /// evaluation is their dot product with the weights.
-    fn linear<G: Tunable>(game: &G, seed: u64) -> usize {
+    fn linear<G: Game>(game: &G, seed: u64) -> usize {
         let mut rng = SmallRng::seed_from_u64(seed);
         let mut checked = 0;
         for _ in 0..30 {
@@ -180,7 +197,12 @@ mod tests {
                      W:Wc3:Bd4\n\
                      W:W:Bd4\n";
         let mut out = Vec::new();
-        features(GameKind::Poddavki, input.as_bytes(), &mut out).expect("runs");
+        features(
+            &poddavki::Poddavki::default(),
+            &mut input.as_bytes(),
+            &mut out,
+        )
+        .expect("runs");
         let text = String::from_utf8(out).expect("utf-8");
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines[0], "# game poddavki");
@@ -190,7 +212,7 @@ mod tests {
         assert_eq!(lines[3].split(' ').count(), n + 1);
         assert!(lines[3].starts_with("1 0 0 "), "{}", lines[3]);
         assert_eq!(&lines[4..], ["- invalid", "- forcing", "- over"]);
-        let err = features(GameKind::Phutball, "".as_bytes(), &mut Vec::new()).unwrap_err();
+        let err = features(&phutball::Phutball, &mut "".as_bytes(), &mut Vec::new()).unwrap_err();
         assert!(
             err.to_string().starts_with("phutball has no tunable"),
             "{err}"
