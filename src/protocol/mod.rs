@@ -138,7 +138,8 @@ struct Loop {
     /// Lines read and not yet carried out, with the moment each was read.
     queue: VecDeque<Input>,
     eof: bool,
-    /// When the last search or perft ended: a line read while it ran starts then.
+    /// When the last command (a search or perft included) ended: a line read before then starts
+    /// then, however long the command took (a table allocated, a game loaded).
     idle_since: Instant,
     tx: Sender<Event>,
     ugi: ugi::Ugi,
@@ -170,10 +171,13 @@ impl Loop {
             let Some((read_at, line)) = self.queue.pop_front() else {
                 return Flow::Continue;
             };
-            // A move time runs from when its line was read, or from when the line before it
-            // let it start (a line read ahead waits its turn, it does not lose its time).
+            // A move time runs from when its line was read, or from when the command before it
+            // ended (a line read ahead waits its turn, it does not lose its time).
             self.session.begin_command(read_at.max(self.idle_since));
-            if self.line(io, line) == Flow::Quit {
+            let flow = self.line(io, line);
+            // A search or perft it started moves this on again when it ends.
+            self.idle_since = Instant::now();
+            if flow == Flow::Quit {
                 return Flow::Quit;
             }
         }
