@@ -507,4 +507,38 @@ mod tests {
         );
         assert!(out.contains("readyok\n"));
     }
+
+    #[test]
+    fn a_found_move_is_played_as_found_and_only_where_it_was_found() {
+        let mut s = Session::new();
+        let (tx, rx) = mpsc::channel();
+        let tx = std::sync::Mutex::new(tx);
+        let sink: EventSink = Arc::new(move |e| {
+            if let (SearchEvent::Done(r), Ok(tx)) = (e, tx.lock()) {
+                let _ = tx.send(r);
+            }
+        });
+        let limits = Limits {
+            depth: Some(2),
+            ..Limits::default()
+        };
+        s.search(None, limits, SearchMode::default(), sink)
+            .expect("search starts");
+        let report = rx
+            .recv_timeout(Duration::from_secs(20))
+            .expect("search ends");
+        s.search_finished();
+        let found = report.found.expect("a move found");
+        let best = report.best.expect("its notation");
+        // Elsewhere (one move later) the move is refused, whatever its notation reads there.
+        s.play(None, &best).expect("the found move is legal");
+        assert!(s.play_found(&found).is_err());
+        assert!(s.undo());
+        assert_eq!(s.play_found(&found).expect("played"), best);
+        assert_eq!(s.position(), {
+            let mut t = Session::new();
+            t.play(None, &best).expect("legal");
+            t.position()
+        });
+    }
 }
