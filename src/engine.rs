@@ -1,6 +1,7 @@
 //! The object-safe face of a game for the session: one game's position, history and hash table,
 //! driven through strings. Front ends and the session never see a game's types.
 
+use std::any::Any;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 
@@ -33,12 +34,31 @@ pub struct LineReport {
     pub pv: Vec<String>,
 }
 
+/// The move a search found as the game's own move, with the position it was found in, so that
+/// playing it goes through no notation.
+#[derive(Clone)]
+pub struct FoundMove(Arc<dyn Any + Send + Sync>);
+
+impl PartialEq for FoundMove {
+    fn eq(&self, other: &FoundMove) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl std::fmt::Debug for FoundMove {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("FoundMove")
+    }
+}
+
 /// What a finished search found, in notation.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SearchReport {
     /// Set when the search failed (a bug: it panicked); the front ends report it as an error.
     pub error: Option<SearchFailed>,
     pub best: Option<String>,
+    /// `best` as the game's move, for [`AnyGame::play_found`].
+    pub found: Option<FoundMove>,
     pub score: i32,
     pub depth: u32,
     pub nodes: u64,
@@ -73,6 +93,9 @@ pub trait AnyGame: Send {
     fn setup(&mut self, fen: Option<&str>, moves: &[String]) -> Result<(), RuleError>;
     /// Plays a move given in (lenient) notation; returns its canonical notation.
     fn play(&mut self, text: &str) -> Result<String, RuleError>;
+    /// Plays the move a search of the current position found; refused if the position has
+    /// changed since. Returns its canonical notation.
+    fn play_found(&mut self, found: &FoundMove) -> Result<String, RuleError>;
     /// Takes back the last move; false when there is none.
     fn undo(&mut self) -> bool;
     /// Canonical notation of every legal move, sorted in byte order; empty once the game is over.
@@ -142,6 +165,17 @@ impl<G: Game> GameState<G> {
         self.played.clear();
     }
 
+    /// Plays `mv`, legal in the current position; returns its canonical notation.
+    fn apply(&mut self, mv: G::Move) -> String {
+        let canonical = self.game.format_move(&self.pos, mv);
+        let progress = self.game.is_progress(&self.pos, mv);
+        let next = self.game.make(&self.pos, mv);
+        self.tracker.push(self.game.hash(&next), progress);
+        self.undo.push(std::mem::replace(&mut self.pos, next));
+        self.played.push(canonical.clone());
+        canonical
+    }
+
     fn table(&self) -> std::sync::MutexGuard<'_, Table<G::Move>> {
         // A panicked search thread cannot leave the table half-written in a way that matters
         // (entries are checked by key), so a poisoned lock is still usable.
@@ -205,13 +239,16 @@ impl<G: Game> AnyGame for GameState<G> {
             return Err(RuleError::GameOver);
         }
         let mv = self.game.parse_move(&self.pos, text)?;
-        let canonical = self.game.format_move(&self.pos, mv);
-        let progress = self.game.is_progress(&self.pos, mv);
-        let next = self.game.make(&self.pos, mv);
-        self.tracker.push(self.game.hash(&next), progress);
-        self.undo.push(std::mem::replace(&mut self.pos, next));
-        self.played.push(canonical.clone());
-        Ok(canonical)
+        Ok(self.apply(mv))
+    }
+    fn play_found(&mut self, found: &FoundMove) -> Result<String, RuleError> {
+        let here = self.game.hash(&self.pos);
+        match found.0.downcast_ref::<(u64, G::Move)>() {
+            Some(&(at, mv)) if at == here => Ok(self.apply(mv)),
+            _ => Err(RuleError::Illegal(
+                "the move was found in another position".into(),
+            )),
+        }
     }
     fn undo(&mut self) -> bool {
         match self.undo.pop() {
@@ -353,6 +390,7 @@ impl<G: Game> AnyGame for GameState<G> {
             SearchReport {
                 error: None,
                 best: r.best.map(|m| game.format_move(&pos, m)),
+                found: r.best.map(|m| FoundMove(Arc::new((game.hash(&pos), m)))),
                 score: r.score,
                 depth: r.depth,
                 nodes: r.nodes,

@@ -13,7 +13,7 @@ use crate::games::pods::{Pods, PodsRules};
 use crate::games::prelude::*;
 use crate::games::{GameKind, GameVisitor};
 use crate::protocol::{self, Dialect};
-use crate::session::{Session, WorkCap};
+use crate::session::{Caps, Session};
 use crate::testkit::round_trip;
 
 /// A fuzz target: any bytes in, no panic and no hang out.
@@ -105,7 +105,7 @@ pub fn protocol(data: &[u8]) {
     };
     let mut out = Vec::new();
     let code = protocol::run(
-        Session::with_work_cap(FUZZ_CAP),
+        Session::new().with_caps(FUZZ_CAP),
         dialect,
         Cursor::new(rest.to_vec()),
         &mut out,
@@ -119,10 +119,10 @@ pub fn protocol(data: &[u8]) {
 
 /// What one search or perft of a fuzz input may cost: deep enough to exercise the search and
 /// perft paths, small enough that an input takes well under AFL's 2 s.
-pub const FUZZ_CAP: WorkCap = WorkCap {
-    perft_depth: 3,
-    nodes: 20_000,
-    millis: 250,
+pub const FUZZ_CAP: Caps = Caps {
+    perft_depth: Some(3),
+    nodes: Some(20_000),
+    movetime: Some(250),
 };
 
 /// Searches are what an input may legitimately ask to take long (Pods first runs its bounded

@@ -114,7 +114,7 @@ fn picture_command(mut session: Session, at: &At, svg: bool, output: Option<&str
         eprintln!("tetrad: {e}");
         return ExitCode::from(2);
     }
-    let pic = session.game().picture();
+    let pic = session.picture();
     let mut text = if svg {
         tetrad::render::svg::svg(&pic)
     } else {

@@ -180,3 +180,62 @@ fn a_fixed_move_time_is_not_eaten_by_the_move_overhead() {
     let took = t.elapsed();
     assert!(took >= Duration::from_millis(250), "took {took:?}");
 }
+
+/// Option changes that allocate a table take as long as they take; a `go movetime` piped in
+/// behind them still gets its whole time, counted from when they have finished. The chain of
+/// changes is made several times longer than the move time on this machine, so a clock started
+/// when `go` was read has run out before the search begins (no `info` line at all).
+#[test]
+fn a_move_time_starts_when_slow_option_changes_before_it_have_finished() {
+    const MOVETIME: u128 = 200;
+    // 511 MiB is a 256 MiB table, 512 MiB a 512 MiB one: each change allocates a new table.
+    let pair = |gtp: bool| {
+        if gtp {
+            "set_option hash 511\nset_option hash 512\n"
+        } else {
+            "setoption name Hash value 511\nsetoption name Hash value 512\n"
+        }
+    };
+    for gtp in [false, true] {
+        let mut e = Engine::start(&[]);
+        let t = Instant::now();
+        if gtp {
+            e.send_bytes(pair(gtp).as_bytes());
+            e.answer();
+            e.answer();
+        } else {
+            e.send("uci");
+            e.until("uciok");
+            e.send_bytes(pair(gtp).as_bytes());
+            e.send("isready");
+            e.until("readyok");
+        }
+        let pairs = (4 * MOVETIME / t.elapsed().as_millis().max(1) + 1).min(32) as usize;
+        let chain = pair(gtp).repeat(pairs);
+        if gtp {
+            e.send_bytes(format!("{chain}analyze movetime {MOVETIME}\n").as_bytes());
+            for _ in 0..2 * pairs {
+                assert_eq!(e.answer(), ["="]);
+            }
+            let ready = Instant::now();
+            let answer = e.answer().join(" ");
+            let depth = answer
+                .split(' ')
+                .skip_while(|w| *w != "depth")
+                .nth(1)
+                .and_then(|d| d.parse::<u32>().ok());
+            assert!(depth.is_some_and(|d| d >= 1), "{pairs} pairs: {answer}");
+            assert!(ready.elapsed() < LIVENESS);
+        } else {
+            e.send_bytes(format!("{chain}isready\ngo movetime {MOVETIME}\n").as_bytes());
+            e.until("readyok");
+            let ready = Instant::now();
+            let lines = e.until("bestmove");
+            assert!(
+                lines.iter().any(|l| l.starts_with("info depth ")),
+                "{pairs} pairs: {lines:?}"
+            );
+            assert!(ready.elapsed() < LIVENESS);
+        }
+    }
+}

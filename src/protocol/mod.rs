@@ -16,7 +16,7 @@ use std::time::Instant;
 
 use reader::LineError;
 
-use crate::session::{SearchEvent, Session};
+use crate::session::{EventSink, SearchEvent, Session};
 
 #[derive(Debug, PartialEq)]
 pub enum Event {
@@ -40,6 +40,61 @@ impl PartialEq for SearchEvent {
 pub enum Dialect {
     Gtp,
     Ugi,
+}
+
+/// A dialect's front end: it turns lines into session calls and session results into text.
+/// The loop holds one, chosen once (by `--protocol` or the first line).
+pub trait FrontEnd {
+    /// Carries out one line (the loop calls it only when no search runs).
+    fn line(
+        &mut self,
+        io: &mut Io,
+        session: &mut Session,
+        line: Result<String, LineError>,
+        sink: EventSink,
+    ) -> Flow;
+
+    /// The next line, read while a search runs and every line before it has started.
+    fn during_search(
+        &mut self,
+        io: &mut Io,
+        session: &Session,
+        line: &Result<String, LineError>,
+    ) -> Turn;
+
+    /// An event of the running search or perft (after [`Session::search_finished`] for the
+    /// ones that end it).
+    fn event(&mut self, io: &mut Io, session: &mut Session, event: SearchEvent);
+}
+
+/// What becomes of a line read while a search runs.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Turn {
+    /// Carried out at once (`isready`, `stop`, ...).
+    Done,
+    /// `quit`: the search is stopped, its result printed, then the engine exits.
+    Quit,
+    /// Waits for the search to end; `command` is false for a line that will only get an error
+    /// (and for any line in GTP, which is strictly sequential).
+    Wait { command: bool },
+}
+
+fn front_end(dialect: Dialect) -> Box<dyn FrontEnd> {
+    match dialect {
+        Dialect::Gtp => Box::new(gtp::Gtp::default()),
+        Dialect::Ugi => Box::new(ugi::Ugi::default()),
+    }
+}
+
+/// The dialect a first line chooses; `None` for a line that chooses nothing (empty, or not
+/// text).
+fn chosen_by(line: &Result<String, LineError>) -> Option<Dialect> {
+    let first = line.as_ref().ok()?.split(' ').next()?.to_ascii_lowercase();
+    match first.as_str() {
+        "" => None,
+        "ugi" | "uci" | "uai" => Some(Dialect::Ugi),
+        _ => Some(Dialect::Gtp),
+    }
 }
 
 /// What a front end tells the loop after a line.
@@ -85,13 +140,11 @@ pub fn run(
     reader::spawn(input, tx.clone());
     let mut lp = Loop {
         session,
-        dialect: forced,
+        front: forced.map(front_end),
         queue: VecDeque::new(),
         eof: false,
         idle_since: Instant::now(),
         tx,
-        ugi: ugi::Ugi::default(),
-        gtp: gtp::Gtp::default(),
     };
     let mut io = Io { out, broken: false };
     loop {
@@ -107,24 +160,12 @@ pub fn run(
         match event {
             Event::Eof => lp.eof = true,
             Event::Line(at, line) => lp.queue.push_back((at, line)),
-            Event::Search(SearchEvent::Info(info)) => {
-                if lp.dialect == Some(Dialect::Ugi) {
-                    lp.ugi.info(&mut io, &info);
+            Event::Search(event) => {
+                if !matches!(event, SearchEvent::Info(_)) {
+                    lp.search_finished();
                 }
-            }
-            Event::Search(SearchEvent::PerftDone(count)) => {
-                lp.search_finished();
-                lp.gtp.perft_done(&mut io, &count);
-            }
-            Event::Search(SearchEvent::DivideDone(split)) => {
-                lp.search_finished();
-                lp.ugi.divide_done(&mut io, &split);
-            }
-            Event::Search(SearchEvent::Done(report)) => {
-                lp.search_finished();
-                match lp.dialect {
-                    Some(Dialect::Ugi) => lp.ugi.done(&mut io, &lp.session, &report),
-                    _ => lp.gtp.done(&mut io, &mut lp.session, &report),
+                if let Some(front) = &mut lp.front {
+                    front.event(&mut io, &mut lp.session, event);
                 }
             }
         }
@@ -135,19 +176,19 @@ type Input = (Instant, Result<String, LineError>);
 
 struct Loop {
     session: Session,
-    dialect: Option<Dialect>,
+    /// The dialect's front end, once chosen.
+    front: Option<Box<dyn FrontEnd>>,
     /// Lines read and not yet carried out, with the moment each was read.
     queue: VecDeque<Input>,
     eof: bool,
-    /// When the last search or perft ended: a line read while it ran starts then.
+    /// When the last command (a search or perft included) ended: a line read before then starts
+    /// then, however long the command took (a table allocated, a game loaded).
     idle_since: Instant,
     tx: Sender<Event>,
-    ugi: ugi::Ugi,
-    gtp: gtp::Gtp,
 }
 
 impl Loop {
-    fn sink(&self) -> Arc<dyn Fn(SearchEvent) + Send + Sync> {
+    fn sink(&self) -> EventSink {
         let tx = Mutex::new(self.tx.clone());
         Arc::new(move |e| {
             if let Ok(tx) = tx.lock() {
@@ -171,10 +212,13 @@ impl Loop {
             let Some((read_at, line)) = self.queue.pop_front() else {
                 return Flow::Continue;
             };
-            // A move time runs from when its line was read, or from when the line before it
-            // let it start (a line read ahead waits its turn, it does not lose its time).
+            // A move time runs from when its line was read, or from when the command before it
+            // ended (a line read ahead waits its turn, it does not lose its time).
             self.session.begin_command(read_at.max(self.idle_since));
-            if self.line(io, line) == Flow::Quit {
+            let flow = self.line(io, line);
+            // A search or perft it started moves this on again when it ends.
+            self.idle_since = Instant::now();
+            if flow == Flow::Quit {
                 return Flow::Quit;
             }
         }
@@ -191,21 +235,20 @@ impl Loop {
                 }
                 return;
             };
-            if self.dialect != Some(Dialect::Ugi) {
-                // GTP is strictly sequential, `quit` included.
+            let Some(front) = &mut self.front else {
                 return;
-            }
-            match ugi::Ugi::during_search(io, &self.session, line) {
-                ugi::Turn::Done => {
+            };
+            match front.during_search(io, &self.session, line) {
+                Turn::Done => {
                     self.queue.pop_front();
                 }
-                ugi::Turn::Quit => {
+                Turn::Quit => {
                     // The search's `bestmove` comes first; `quit` stays queued and ends the
                     // engine once it has.
                     self.session.stop_search();
                     return;
                 }
-                ugi::Turn::Wait { command } => {
+                Turn::Wait { command } => {
                     if command {
                         self.stop_unbounded();
                     }
@@ -222,29 +265,21 @@ impl Loop {
     }
 
     fn line(&mut self, io: &mut Io, line: Result<String, LineError>) -> Flow {
-        let dialect = match self.dialect {
-            Some(d) => d,
-            None => {
-                let first = line
-                    .as_ref()
-                    .ok()
-                    .map(|l| l.split(' ').next().unwrap_or_default().to_ascii_lowercase());
-                match first.as_deref() {
-                    None | Some("") => {
-                        // Nothing decided yet; empty lines and garbage are GTP's business.
-                        let sink = self.sink();
-                        return gtp::Gtp::default().line(io, &mut self.session, line, sink);
-                    }
-                    Some("ugi" | "uci" | "uai") => Dialect::Ugi,
-                    Some(_) => Dialect::Gtp,
+        if self.front.is_none() {
+            match chosen_by(&line) {
+                Some(dialect) => self.front = Some(front_end(dialect)),
+                None => {
+                    // Nothing decided yet; an empty line needs no answer, a refused one gets
+                    // GTP's.
+                    gtp::refuse(io, line);
+                    return Flow::Continue;
                 }
             }
-        };
-        self.dialect = Some(dialect);
+        }
         let sink = self.sink();
-        match dialect {
-            Dialect::Gtp => self.gtp.line(io, &mut self.session, line, sink),
-            Dialect::Ugi => self.ugi.line(io, &mut self.session, line, sink),
+        match &mut self.front {
+            Some(front) => front.line(io, &mut self.session, line, sink),
+            None => Flow::Continue,
         }
     }
 

@@ -168,80 +168,190 @@ pub enum KgsTime {
     },
 }
 
-/// Every GTP command with its one-line description: `list_commands` prints the names, `help`
-/// the names with their descriptions.
-pub const GTP_COMMANDS: &[(&str, &str)] = &[
-    ("protocol_version", "the GTP version, 2"),
-    ("name", "the engine's name"),
-    ("version", "the engine's version"),
-    ("known_command", "known_command C: whether C is a command"),
-    ("list_commands", "every command, one per line"),
-    ("help", "every command with a one-line description"),
-    (
+/// One GTP command, described once: `list_commands`, `help`, `known_command` and the parser
+/// all read this.
+pub struct GtpCommand {
+    pub name: &'static str,
+    /// The one-line description `help` prints.
+    pub help: &'static str,
+    /// Reads the argument text (after the command word and its spaces).
+    pub parse: fn(&str) -> Result<Gtp, ParseError>,
+    /// Answered when the search worker is done (a search or perft), not at once.
+    pub asynchronous: bool,
+}
+
+const fn sync(
+    name: &'static str,
+    help: &'static str,
+    parse: fn(&str) -> Result<Gtp, ParseError>,
+) -> GtpCommand {
+    GtpCommand {
+        name,
+        help,
+        parse,
+        asynchronous: false,
+    }
+}
+
+const fn asynchronous(
+    name: &'static str,
+    help: &'static str,
+    parse: fn(&str) -> Result<Gtp, ParseError>,
+) -> GtpCommand {
+    GtpCommand {
+        name,
+        help,
+        parse,
+        asynchronous: true,
+    }
+}
+
+/// Every GTP command, in the order `list_commands` and `help` print them.
+pub static GTP_COMMANDS: &[GtpCommand] = &[
+    sync("protocol_version", "the GTP version, 2", |a| {
+        no_args(Gtp::ProtocolVersion, a)
+    }),
+    sync("name", "the engine's name", |a| no_args(Gtp::Name, a)),
+    sync("version", "the engine's version", |a| {
+        no_args(Gtp::Version, a)
+    }),
+    sync(
+        "known_command",
+        "known_command C: whether C is a command",
+        |a| Ok(Gtp::KnownCommand(one_word(a)?)),
+    ),
+    sync("list_commands", "every command, one per line", |a| {
+        no_args(Gtp::ListCommands, a)
+    }),
+    sync("help", "every command with a one-line description", |a| {
+        no_args(Gtp::Help, a)
+    }),
+    // Quitting never fails.
+    sync(
         "quit",
         "ends the session once the commands before it are answered",
+        |_| Ok(Gtp::Quit),
     ),
-    ("list_games", "every game, one per line"),
-    (
+    sync("list_games", "every game, one per line", |a| {
+        no_args(Gtp::ListGames, a)
+    }),
+    sync(
         "set_game",
         "set_game NAME: selects a game and starts a new game of it",
+        |a| Ok(Gtp::SetGame(one_word(a)?)),
     ),
-    ("clear_board", "starts a new game of the current game"),
-    (
+    sync(
+        "clear_board",
+        "starts a new game of the current game",
+        |a| no_args(Gtp::ClearBoard, a),
+    ),
+    sync(
         "set_position",
         "set_position POS: sets up a position string; history cleared",
+        |a| match a {
+            "" => Err(ParseError::MissingPosition),
+            a => Ok(Gtp::SetPosition(a.to_string())),
+        },
     ),
-    ("get_position", "the current position string"),
-    ("play", "play [SIDE] MOVE: plays a move"),
-    (
+    sync("get_position", "the current position string", |a| {
+        no_args(Gtp::GetPosition, a)
+    }),
+    sync("play", "play [SIDE] MOVE: plays a move", play),
+    asynchronous(
         "genmove",
         "genmove [SIDE]: searches, plays and answers a move",
+        |a| genmove(a, true),
     ),
-    (
+    asynchronous(
         "reg_genmove",
         "reg_genmove [SIDE]: searches and answers a move without playing it",
+        |a| genmove(a, false),
     ),
-    (
+    asynchronous(
         "analyze",
         "analyze [movetime N] [depth N] [nodes N] [multipv K]: the K best moves, not played",
+        |a| analyze(a).map(Gtp::Analyze),
     ),
-    ("undo", "takes back the last move"),
-    ("legal_moves", "every legal move, sorted"),
-    (
+    sync("undo", "takes back the last move", |a| {
+        no_args(Gtp::Undo, a)
+    }),
+    sync("legal_moves", "every legal move, sorted", |a| {
+        no_args(Gtp::LegalMoves, a)
+    }),
+    asynchronous(
         "perft",
         "perft N: the number of leaf positions N plies ahead",
+        |a| Ok(Gtp::Perft(whole(a, uint::<u32>, "a depth")?)),
     ),
-    (
+    sync(
         "game_result",
         "ongoing, draw or the winner, with the reason",
+        |a| no_args(Gtp::GameResult, a),
     ),
-    ("side_to_move", "the side to move"),
-    (
+    sync("side_to_move", "the side to move", |a| {
+        no_args(Gtp::SideToMove, a)
+    }),
+    sync(
         "showboard",
         "showboard [svg]: a diagram of the position (text, or an SVG picture)",
+        |a| match a {
+            "" => Ok(Gtp::Showboard),
+            a if a.eq_ignore_ascii_case("svg") => Ok(Gtp::ShowboardSvg),
+            _ => Err(ParseError::Syntax("showboard takes no argument or 'svg'")),
+        },
     ),
-    ("board_layout", "the board's geometry as JSON, for GUIs"),
-    ("set_option", "set_option NAME VALUE: sets an option"),
-    ("list_options", "every option: name, value and type"),
-    (
+    sync(
+        "board_layout",
+        "the board's geometry as JSON, for GUIs",
+        |a| no_args(Gtp::BoardLayout, a),
+    ),
+    sync(
+        "set_option",
+        "set_option NAME VALUE: sets an option",
+        set_option,
+    ),
+    sync("list_options", "every option: name, value and type", |a| {
+        no_args(Gtp::ListOptions, a)
+    }),
+    sync(
         "time_settings",
         "time_settings MAIN BYO_YOMI STONES: the clock, in seconds",
+        time_settings,
     ),
-    (
+    sync(
         "time_left",
         "time_left SIDE TIME STONES: time left on a side's clock",
+        time_left,
     ),
-    (
+    sync(
         "kgs-time_settings",
         "kgs-time_settings none|absolute M|byoyomi M P N|canadian M B S",
+        |a| {
+            Ok(Gtp::KgsTimeSettings(whole(
+                a,
+                kgs_time,
+                "a KGS time system",
+            )?))
+        },
     ),
-    ("boardsize", "compatibility only: no size is acceptable"),
-    ("komi", "compatibility only: ignored"),
+    sync(
+        "boardsize",
+        "compatibility only: no size is acceptable",
+        |a| Ok(Gtp::Boardsize(one_word(a)?)),
+    ),
+    sync("komi", "compatibility only: ignored", |a| {
+        Ok(Gtp::Komi(one_word(a)?))
+    }),
 ];
+
+/// The command named `name` (lower case).
+pub fn gtp_lookup(name: &str) -> Option<&'static GtpCommand> {
+    GTP_COMMANDS.iter().find(|c| c.name == name)
+}
 
 /// Whether `name` (lower case) is a GTP command.
 pub fn is_gtp_command(name: &str) -> bool {
-    GTP_COMMANDS.iter().any(|(c, _)| *c == name)
+    gtp_lookup(name).is_some()
 }
 
 fn no_args(cmd: Gtp, args: &str) -> Result<Gtp, ParseError> {
@@ -272,112 +382,83 @@ fn whole<'a, T>(
 
 /// Parses the argument text of GTP command `cmd`.
 pub fn gtp_command(cmd: &str, args: &str) -> Result<Gtp, ParseError> {
-    use Gtp::*;
-    match cmd {
-        "protocol_version" => no_args(ProtocolVersion, args),
-        "name" => no_args(Name, args),
-        "version" => no_args(Version, args),
-        "known_command" => Ok(KnownCommand(one_word(args)?)),
-        "list_commands" => no_args(ListCommands, args),
-        "help" => no_args(Help, args),
-        "quit" => Ok(Quit), // quitting never fails
-        "list_games" => no_args(ListGames, args),
-        "set_game" => Ok(SetGame(one_word(args)?)),
-        "clear_board" => no_args(ClearBoard, args),
-        "set_position" if !args.is_empty() => Ok(SetPosition(args.to_string())),
-        "set_position" => Err(ParseError::MissingPosition),
-        "get_position" => no_args(GetPosition, args),
-        "play" => {
-            let words: Vec<&str> = args.split(' ').filter(|w| !w.is_empty()).collect();
-            match words.as_slice() {
-                [] => Err(ParseError::Expected("[SIDE] MOVE")),
-                [mv] => Ok(Play {
-                    side: None,
-                    mv: mv.to_string(),
-                    extra: None,
-                }),
-                [side, mv, rest @ ..] => Ok(Play {
-                    side: Some(side.to_string()),
-                    mv: mv.to_string(),
-                    extra: (!rest.is_empty()).then(|| rest.join(" ")),
-                }),
-            }
-        }
-        "genmove" | "reg_genmove" => {
-            let side = if args.is_empty() {
-                None
-            } else {
-                Some(one_word(args)?)
-            };
-            Ok(Genmove {
-                side,
-                commit: cmd == "genmove",
-            })
-        }
-        "analyze" => analyze(args).map(Analyze),
-        "undo" => no_args(Undo, args),
-        "legal_moves" => no_args(LegalMoves, args),
-        "perft" => Ok(Perft(whole(args, uint::<u32>, "a depth")?)),
-        "game_result" => no_args(GameResult, args),
-        "side_to_move" => no_args(SideToMove, args),
-        "showboard" if args.eq_ignore_ascii_case("svg") => Ok(ShowboardSvg),
-        "showboard" if !args.is_empty() => {
-            Err(ParseError::Syntax("showboard takes no argument or 'svg'"))
-        }
-        "showboard" => Ok(Showboard),
-        "board_layout" => no_args(BoardLayout, args),
-        "set_option" => {
-            let (name, value) = whole(
-                args,
-                |i| {
-                    let (i, name) = word(i)?;
-                    let (i, _) = space1(i)?;
-                    let (i, value) = rest(i)?;
-                    Ok((i, (name, value)))
-                },
-                "NAME VALUE",
-            )?;
-            Ok(SetOption {
-                name: name.to_ascii_lowercase(),
-                value: value.trim().to_string(),
-            })
-        }
-        "list_options" => no_args(ListOptions, args),
-        "time_settings" => {
-            let (main, byo, stones) = whole(
-                args,
-                |i| {
-                    let (i, m) = number(i)?;
-                    let (i, b) = preceded(space1, number)(i)?;
-                    let (i, s) = preceded(space1, uint::<u32>)(i)?;
-                    Ok((i, (m, b, s)))
-                },
-                "MAIN BYO_YOMI STONES",
-            )?;
-            Ok(TimeSettings { main, byo, stones })
-        }
-        "time_left" => {
-            let (side, time, stones) = whole(
-                args,
-                |i| {
-                    let (i, side) = word(i)?;
-                    let (i, t) = preceded(space1, number)(i)?;
-                    let (i, s) = preceded(space1, uint::<u32>)(i)?;
-                    Ok((i, (side, t, s)))
-                },
-                "SIDE TIME STONES",
-            )?;
-            Ok(TimeLeft {
-                side: side.to_string(),
-                time,
-                stones,
-            })
-        }
-        "kgs-time_settings" => Ok(KgsTimeSettings(whole(args, kgs_time, "a KGS time system")?)),
-        "boardsize" => Ok(Boardsize(one_word(args)?)),
-        "komi" => Ok(Komi(one_word(args)?)),
-        _ => Err(ParseError::UnknownGtp),
+    let command = gtp_lookup(cmd).ok_or(ParseError::UnknownGtp)?;
+    (command.parse)(args)
+}
+
+fn play(args: &str) -> Result<Gtp, ParseError> {
+    let words: Vec<&str> = args.split(' ').filter(|w| !w.is_empty()).collect();
+    match words.as_slice() {
+        [] => Err(ParseError::Expected("[SIDE] MOVE")),
+        [mv] => Ok(Gtp::Play {
+            side: None,
+            mv: mv.to_string(),
+            extra: None,
+        }),
+        [side, mv, rest @ ..] => Ok(Gtp::Play {
+            side: Some(side.to_string()),
+            mv: mv.to_string(),
+            extra: (!rest.is_empty()).then(|| rest.join(" ")),
+        }),
     }
+}
+
+fn genmove(args: &str, commit: bool) -> Result<Gtp, ParseError> {
+    let side = if args.is_empty() {
+        None
+    } else {
+        Some(one_word(args)?)
+    };
+    Ok(Gtp::Genmove { side, commit })
+}
+
+fn set_option(args: &str) -> Result<Gtp, ParseError> {
+    let (name, value) = whole(
+        args,
+        |i| {
+            let (i, name) = word(i)?;
+            let (i, _) = space1(i)?;
+            let (i, value) = rest(i)?;
+            Ok((i, (name, value)))
+        },
+        "NAME VALUE",
+    )?;
+    Ok(Gtp::SetOption {
+        name: name.to_ascii_lowercase(),
+        value: value.trim().to_string(),
+    })
+}
+
+fn time_settings(args: &str) -> Result<Gtp, ParseError> {
+    let (main, byo, stones) = whole(
+        args,
+        |i| {
+            let (i, m) = number(i)?;
+            let (i, b) = preceded(space1, number)(i)?;
+            let (i, s) = preceded(space1, uint::<u32>)(i)?;
+            Ok((i, (m, b, s)))
+        },
+        "MAIN BYO_YOMI STONES",
+    )?;
+    Ok(Gtp::TimeSettings { main, byo, stones })
+}
+
+fn time_left(args: &str) -> Result<Gtp, ParseError> {
+    let (side, time, stones) = whole(
+        args,
+        |i| {
+            let (i, side) = word(i)?;
+            let (i, t) = preceded(space1, number)(i)?;
+            let (i, s) = preceded(space1, uint::<u32>)(i)?;
+            Ok((i, (side, t, s)))
+        },
+        "SIDE TIME STONES",
+    )?;
+    Ok(Gtp::TimeLeft {
+        side: side.to_string(),
+        time,
+        stones,
+    })
 }
 
 /// `analyze`'s `KEY N` pairs.

@@ -1,16 +1,14 @@
 //! UGI front end (the UCI family: `ugi`, `uci`, `uai`). Errors are reported as
 //! `info string error: <why>` and the command is ignored.
 
-use std::sync::Arc;
-
 use super::parse::{self, Go, Ugi as Cmd};
 use super::reader::LineError;
 use super::score::uci_score;
-use super::{Flow, Io};
+use super::{Flow, FrontEnd, Io, Turn};
 use crate::engine::{InfoReport, SearchReport};
 use crate::games::{Outcome, RuleError, Side};
 use crate::search::{Clock, Limits};
-use crate::session::{PerftError, SearchEvent, SearchMode, Session, SessionError};
+use crate::session::{EventSink, PerftError, SearchEvent, SearchMode, Session, SessionError};
 
 #[derive(Default)]
 pub struct Ugi {
@@ -19,28 +17,17 @@ pub struct Ugi {
     no_position: Option<String>,
 }
 
-/// What becomes of a line read while a search runs.
-#[derive(Debug, PartialEq, Eq)]
-pub enum Turn {
-    /// Carried out at once (`isready`, `stop`, ...).
-    Done,
-    /// `quit`: the search is stopped, its `bestmove` printed, then the engine exits.
-    Quit,
-    /// Waits for the search to end; `command` is false for a line that will only get an error.
-    Wait { command: bool },
-}
-
 fn error(io: &mut Io, why: &str) {
     io.send(&format!("info string error: {why}\n"));
 }
 
-impl Ugi {
-    pub fn line(
+impl FrontEnd for Ugi {
+    fn line(
         &mut self,
         io: &mut Io,
         session: &mut Session,
         line: Result<String, LineError>,
-        sink: Arc<dyn Fn(SearchEvent) + Send + Sync>,
+        sink: EventSink,
     ) -> Flow {
         let line = match line {
             Ok(l) if l.is_empty() => return Flow::Continue,
@@ -83,7 +70,7 @@ impl Ugi {
                 io.send("bestmove (none)\n");
             }
             Cmd::Go(go) => {
-                match session.begin_search_as(None, limits(session, &go), mode(&go), sink) {
+                match session.search(None, limits(session, &go), mode(&go), sink) {
                     Ok(()) => {}
                     // A finished game has no move to search: the GUI asks `query gameover`.
                     Err(SessionError::Rule(RuleError::GameOver)) => io.send("bestmove (none)\n"),
@@ -112,9 +99,13 @@ impl Ugi {
         Flow::Continue
     }
 
-    /// The next line, read while a search runs and every line before it has started:
-    /// answered at once (`isready`), acted on (`stop`, `quit`), or left to wait for the search.
-    pub fn during_search(io: &mut Io, session: &Session, line: &Result<String, LineError>) -> Turn {
+    /// Answered at once (`isready`), acted on (`stop`, `quit`), or left to wait for the search.
+    fn during_search(
+        &mut self,
+        io: &mut Io,
+        session: &Session,
+        line: &Result<String, LineError>,
+    ) -> Turn {
         let cmd = line.as_ref().ok().map(|l| parse::ugi_line(l));
         match cmd {
             Some(Ok(Cmd::IsReady)) => {
@@ -137,7 +128,18 @@ impl Ugi {
         }
     }
 
-    pub fn info(&mut self, io: &mut Io, i: &InfoReport) {
+    fn event(&mut self, io: &mut Io, session: &mut Session, event: SearchEvent) {
+        match event {
+            SearchEvent::Info(info) => self.info(io, &info),
+            SearchEvent::Done(report) => self.done(io, session, &report),
+            SearchEvent::DivideDone(split) => self.divide_done(io, &split),
+            SearchEvent::PerftDone(_) => {}
+        }
+    }
+}
+
+impl Ugi {
+    fn info(&mut self, io: &mut Io, i: &InfoReport) {
         let nps = i.nodes * 1000 / i.elapsed_ms.max(1);
         let multipv = i
             .multipv
@@ -161,7 +163,7 @@ impl Ugi {
         io.send(&s);
     }
 
-    pub fn done(&mut self, io: &mut Io, session: &Session, report: &SearchReport) {
+    fn done(&mut self, io: &mut Io, session: &Session, report: &SearchReport) {
         if let Some(e) = &report.error {
             error(io, &e.to_string());
         }
@@ -179,7 +181,7 @@ impl Ugi {
     }
 
     /// `go perft N` has ended: each root move with its count, as Stockfish prints them.
-    pub fn divide_done(&mut self, io: &mut Io, split: &Result<Vec<(String, u64)>, PerftError>) {
+    fn divide_done(&mut self, io: &mut Io, split: &Result<Vec<(String, u64)>, PerftError>) {
         match split {
             Ok(split) => {
                 let mut s = String::new();
@@ -200,19 +202,18 @@ const MAX_PERFT_DEPTH: u32 = 20;
 
 /// `d`: the board, its position string and the side to move.
 fn display(io: &mut Io, session: &Session) {
-    let game = session.game();
     io.send(&format!(
         "{}\n\nPosition: {}\nSide to move: {}\n",
-        game.render().trim_end(),
-        game.position(),
-        session.side_name(game.side_to_move())
+        session.render().trim_end(),
+        session.position(),
+        session.side_name(session.side_to_move())
     ));
 }
 
 /// `eval`: the static evaluation from the side to move's point of view, term by term when the
 /// game lists its terms.
 fn eval(io: &mut Io, session: &Session) {
-    let (total, terms) = session.game().evaluation();
+    let (total, terms) = session.evaluation();
     let mut s = String::new();
     for (name, value) in &terms {
         s.push_str(&format!("{name:<16} {value:>7}\n"));
@@ -220,7 +221,7 @@ fn eval(io: &mut Io, session: &Session) {
     if !terms.is_empty() {
         s.push('\n');
     }
-    let side = session.side_name(session.game().side_to_move());
+    let side = session.side_name(session.side_to_move());
     s.push_str(&format!(
         "Total evaluation: {total} (for {side}, the side to move)\n"
     ));
@@ -242,7 +243,7 @@ fn hello(io: &mut Io, session: &Session, word: &str) {
 /// The side the UGI clock names `wtime`/`winc` belong to: the side named white (Phutball,
 /// which has none, counts red as white).
 fn white_side(session: &Session) -> Side {
-    match session.game().side_names() {
+    match session.side_names() {
         [_, "white"] => Side::P2,
         _ => Side::P1,
     }
@@ -258,7 +259,7 @@ fn mode(go: &Go) -> SearchMode {
 
 /// The mover's clock from `go`: `p1time`/`p2time` first, else the white/black names.
 fn limits(session: &Session, go: &Go) -> Limits {
-    let side = session.game().side_to_move();
+    let side = session.side_to_move();
     let white = white_side(session);
     let by_colour = |w: Option<u64>, b: Option<u64>| if side == white { w } else { b };
     let (time, inc) = match side {
@@ -295,7 +296,7 @@ fn query(io: &mut Io, session: &Session, no_position: Option<&str>, q: &str) {
             return;
         }
         ("gameover", None) => session.result().is_some().to_string(),
-        ("p1turn", None) => (session.game().side_to_move() == Side::P1).to_string(),
+        ("p1turn", None) => (session.side_to_move() == Side::P1).to_string(),
         ("result", None) => match session.result().map(|t| t.outcome) {
             None => "none".into(),
             Some(Outcome::Draw) => "draw".into(),

@@ -1,22 +1,23 @@
 //! GTP front end: `[id] command args` in, `=[id] result` / `?[id] message` out, each answer
 //! ending with an empty line.
 
-use std::sync::Arc;
-use std::time::Instant;
+mod time;
 
 use super::parse::{self, Analyze, Gtp as Cmd, KgsTime, ParseError, GTP_COMMANDS};
 use super::reader::LineError;
 use super::score::uci_score;
-use super::{Flow, Io};
+use super::Flow;
+use super::{FrontEnd, Io, Turn};
 use crate::engine::SearchReport;
-use crate::games::{RuleError, Side};
+use crate::games::RuleError;
 use crate::options::Kind;
 use crate::render;
-use crate::search::{Clock, Limits};
+use crate::search::Limits;
 use crate::session::{
-    PerftError, SearchEvent, SearchMode, Session, SessionError, MAX_LISTED_MOVES,
+    EventSink, PerftError, SearchEvent, SearchMode, Session, SessionError, MAX_LISTED_MOVES,
 };
 use crate::session::{MAX_DEPTH, MAX_MOVETIME, MAX_MULTIPV, MAX_NODES};
+pub use time::GtpTime;
 
 #[derive(Default)]
 pub struct Gtp {
@@ -59,120 +60,6 @@ pub enum GtpError {
     Thread(#[from] std::io::Error),
 }
 
-/// The GTP clock (`time_settings`, `time_left`, `kgs-time_settings`), all in milliseconds.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct GtpTime {
-    main: u64,
-    byo: u64,
-    stones: u32,
-    active: bool,
-    /// `time_left` of each side (time, stones), for the game whose [`Session::serial`] is
-    /// `serial`: a new game forgets them.
-    left: [Option<(u64, u32)>; 2],
-    serial: u64,
-}
-
-fn ms(seconds: f64) -> u64 {
-    if seconds.is_finite() && seconds > 0.0 {
-        (seconds * 1000.0).min(1e12) as u64
-    } else {
-        0
-    }
-}
-
-impl GtpTime {
-    /// `time_settings`: main time, then byo-yomi time per `stones` stones (in seconds).
-    pub fn settings(main: f64, byo: f64, stones: u32) -> GtpTime {
-        let (main, byo) = (ms(main), ms(byo));
-        // GTP: byo-yomi time with zero stones means no time limit.
-        let active = !(byo > 0 && stones == 0) && (main > 0 || byo > 0);
-        GtpTime {
-            main,
-            byo,
-            stones,
-            active,
-            ..GtpTime::default()
-        }
-    }
-
-    /// `time_left SIDE TIME STONES` in game `serial`: STONES 0 = still in main time.
-    pub fn set_left(&mut self, side: Side, time: f64, stones: u32, serial: u64) {
-        if self.serial != serial {
-            self.left = [None, None];
-            self.serial = serial;
-        }
-        self.left[side.index()] = Some((ms(time), stones));
-        self.active = true;
-    }
-
-    /// The search limits of a `genmove` for `side` in game `serial`; `None` when no clock
-    /// runs. `overhead` is the option `move_overhead`.
-    pub fn limits(&self, side: Side, serial: u64, overhead: u64) -> Option<Limits> {
-        if !self.active {
-            return None;
-        }
-        // A byo-yomi period: the time for `stones` moves, which comes back after them. With
-        // one stone, time not used is lost, so the move may use it all but the overhead.
-        let period = |time: u64, stones: u32| {
-            if stones == 1 {
-                Limits {
-                    movetime: Some(time.saturating_sub(overhead).max(1)),
-                    ..Limits::default()
-                }
-            } else {
-                Limits {
-                    clock: Some(Clock {
-                        remaining: time,
-                        increment: 0,
-                        movestogo: Some(stones),
-                    }),
-                    ..Limits::default()
-                }
-            }
-        };
-        let byo = (self.byo > 0 && self.stones > 0).then(|| period(self.byo, self.stones));
-        let left = if self.serial == serial {
-            self.left[side.index()]
-        } else {
-            None
-        };
-        // Without `time_left`: at the start of the game, in main time if there is any.
-        let (time, stones) = match (left, byo) {
-            (Some(left), _) => left,
-            (None, Some(_)) if self.main == 0 => (self.byo, self.stones),
-            // Only a `time_left` of another game or of the other side: no clock known.
-            (None, _) if self.main == 0 => return None,
-            (None, _) => (self.main, 0),
-        };
-        if stones > 0 {
-            return Some(period(time, stones));
-        }
-        let main = Limits {
-            clock: Some(Clock {
-                remaining: time,
-                increment: 0,
-                movestogo: None,
-            }),
-            ..Limits::default()
-        };
-        Some(match byo {
-            None => main,
-            Some(b) if time == 0 => b,
-            // Main time running out during the move only starts the byo-yomi: the move may
-            // take whichever of the two allows more.
-            Some(b) => {
-                let now = Instant::now();
-                let soft = |l: &Limits| l.deadlines(now, overhead).soft;
-                if soft(&b) > soft(&main) {
-                    b
-                } else {
-                    main
-                }
-            }
-        })
-    }
-}
-
 enum Pending {
     /// `genmove` (true: play the move when done) or `reg_genmove`.
     Genmove(bool),
@@ -205,13 +92,46 @@ fn command_text(line: &str) -> &str {
 /// Deeper perft is refused outright: no game finishes it in a human lifetime.
 const MAX_PERFT_DEPTH: u32 = 20;
 
-impl Gtp {
-    pub fn line(
+/// A line before any dialect is chosen that chooses none: an empty line (no answer) or one
+/// that could not be read (GTP's error answer).
+pub fn refuse(io: &mut Io, line: Result<String, LineError>) {
+    if let Err(e) = line {
+        io.send(&frame(false, None, &e.to_string()));
+    }
+}
+
+impl FrontEnd for Gtp {
+    fn line(
         &mut self,
         io: &mut Io,
         session: &mut Session,
         line: Result<String, LineError>,
-        sink: Arc<dyn Fn(SearchEvent) + Send + Sync>,
+        sink: EventSink,
+    ) -> Flow {
+        self.command(io, session, line, sink)
+    }
+
+    /// GTP is strictly sequential, `quit` included.
+    fn during_search(&mut self, _: &mut Io, _: &Session, _: &Result<String, LineError>) -> Turn {
+        Turn::Wait { command: false }
+    }
+
+    fn event(&mut self, io: &mut Io, session: &mut Session, event: SearchEvent) {
+        match event {
+            SearchEvent::Done(report) => self.done(io, session, &report),
+            SearchEvent::PerftDone(count) => self.perft_done(io, &count),
+            SearchEvent::Info(_) | SearchEvent::DivideDone(_) => {}
+        }
+    }
+}
+
+impl Gtp {
+    fn command(
+        &mut self,
+        io: &mut Io,
+        session: &mut Session,
+        line: Result<String, LineError>,
+        sink: EventSink,
     ) -> Flow {
         let line = match line {
             Ok(l) => l,
@@ -231,27 +151,18 @@ impl Gtp {
                 return Flow::Continue;
             }
         };
-        let cmd = match parse::gtp_command(&name, args) {
+        let parsed = parse::gtp_lookup(&name)
+            .ok_or(ParseError::UnknownGtp)
+            .and_then(|c| Ok(((c.parse)(args)?, c.asynchronous)));
+        let (cmd, asynchronous) = match parsed {
             Ok(c) => c,
             Err(e) => {
                 io.send(&frame(false, id, &GtpError::Syntax(e).to_string()));
                 return Flow::Continue;
             }
         };
-        if let Cmd::Genmove { side, commit } = &cmd {
-            if let Err(e) = self.genmove(session, side.as_deref(), *commit, id, sink) {
-                io.send(&frame(false, id, &e.to_string()));
-            }
-            return Flow::Continue;
-        }
-        if let Cmd::Analyze(a) = cmd {
-            if let Err(e) = self.analyze(session, a, id, sink) {
-                io.send(&frame(false, id, &e.to_string()));
-            }
-            return Flow::Continue;
-        }
-        if let Cmd::Perft(depth) = cmd {
-            if let Err(e) = self.perft(session, depth, id, sink) {
+        if asynchronous {
+            if let Err(e) = self.start(session, cmd, id, sink) {
                 io.send(&frame(false, id, &e.to_string()));
             }
             return Flow::Continue;
@@ -268,15 +179,35 @@ impl Gtp {
         }
     }
 
+    /// Starts an asynchronous command: its answer comes when the worker is done.
+    fn start(
+        &mut self,
+        session: &mut Session,
+        cmd: Cmd,
+        id: Option<u64>,
+        sink: EventSink,
+    ) -> Result<(), GtpError> {
+        match cmd {
+            Cmd::Genmove { side, commit } => {
+                self.genmove(session, side.as_deref(), commit, id, sink)
+            }
+            Cmd::Analyze(a) => self.analyze(session, a, id, sink),
+            Cmd::Perft(depth) => self.perft(session, depth, id, sink),
+            _ => Err(GtpError::Internal(
+                "a command declared asynchronous that is not",
+            )),
+        }
+    }
+
     fn genmove(
         &mut self,
         session: &mut Session,
         side: Option<&str>,
         commit: bool,
         id: Option<u64>,
-        sink: Arc<dyn Fn(SearchEvent) + Send + Sync>,
+        sink: EventSink,
     ) -> Result<(), GtpError> {
-        let to_move = session.game().side_to_move();
+        let to_move = session.side_to_move();
         let clock = self
             .time
             .limits(to_move, session.serial(), session.options.move_overhead);
@@ -288,7 +219,7 @@ impl Gtp {
                 ..Limits::default()
             },
         };
-        session.begin_search(side, limits, sink)?;
+        session.search(side, limits, SearchMode::default(), sink)?;
         self.pending = Some((id, Pending::Genmove(commit)));
         Ok(())
     }
@@ -300,7 +231,7 @@ impl Gtp {
         session: &mut Session,
         a: Analyze,
         id: Option<u64>,
-        sink: Arc<dyn Fn(SearchEvent) + Send + Sync>,
+        sink: EventSink,
     ) -> Result<(), GtpError> {
         let check = |name: &'static str, v: Option<u64>, max: u64| match v {
             Some(n) if n == 0 || n > max => Err(GtpError::AnalyzeRange(name, max, n)),
@@ -323,7 +254,7 @@ impl Gtp {
             multipv: multipv.map(|k| k as usize),
             ponder: false,
         };
-        session.begin_search_as(None, limits, mode, sink)?;
+        session.search(None, limits, mode, sink)?;
         self.pending = Some((id, Pending::Analyze));
         Ok(())
     }
@@ -333,7 +264,7 @@ impl Gtp {
         session: &mut Session,
         depth: u32,
         id: Option<u64>,
-        sink: Arc<dyn Fn(SearchEvent) + Send + Sync>,
+        sink: EventSink,
     ) -> Result<(), GtpError> {
         if depth > MAX_PERFT_DEPTH {
             return Err(GtpError::PerftTooDeep);
@@ -344,7 +275,7 @@ impl Gtp {
     }
 
     /// The perft has ended (or was stopped: only a fuzzing work cap does that).
-    pub fn perft_done(&mut self, io: &mut Io, count: &Result<u64, PerftError>) {
+    fn perft_done(&mut self, io: &mut Io, count: &Result<u64, PerftError>) {
         let Some((id, Pending::Perft)) = self.pending.take() else {
             return;
         };
@@ -355,7 +286,7 @@ impl Gtp {
     }
 
     /// The genmove's search has ended: play the move (genmove) and answer.
-    pub fn done(&mut self, io: &mut Io, session: &mut Session, report: &SearchReport) {
+    fn done(&mut self, io: &mut Io, session: &mut Session, report: &SearchReport) {
         let (id, commit) = match self.pending.take() {
             Some((id, Pending::Genmove(commit))) => (id, commit),
             Some((id, Pending::Analyze)) => {
@@ -382,7 +313,11 @@ impl Gtp {
             report.nodes
         );
         if commit {
-            match session.play(None, best) {
+            let played = match &report.found {
+                Some(found) => session.play_found(found),
+                None => Err(RuleError::Illegal("no move found".into()).into()),
+            };
+            match played {
                 Ok(canonical) => io.send(&frame(true, id, &canonical)),
                 Err(e) => io.send(&frame(false, id, &format!("internal error: {e}"))),
             }
@@ -422,17 +357,23 @@ fn play(
         session.play(None, &mv)?;
         return Ok(());
     };
-    if session.side(&side).is_err() {
-        let a_move = !matches!(session.game().check_move(&side), Err(RuleError::Syntax(_)));
-        if a_move {
+    let side = match session.side(&side) {
+        Ok(s) => s,
+        Err(_) if session.is_move_text(&side) => {
             let after = [Some(mv), extra].into_iter().flatten();
             return Err(GtpError::TextAfterMove(after.collect::<Vec<_>>().join(" ")));
         }
-    }
+        Err(_) if extra.is_some() => {
+            return Err(GtpError::TextAfterMove(extra.unwrap_or_default()));
+        }
+        // A game that is over says so before the side is looked at.
+        Err(_) if session.result().is_some() => return Err(RuleError::GameOver.into()),
+        Err(e) => return Err(e.into()),
+    };
     if let Some(extra) = extra {
         return Err(GtpError::TextAfterMove(extra));
     }
-    session.play(Some(&side), &mv)?;
+    session.play(Some(side), &mv)?;
     Ok(())
 }
 
@@ -458,12 +399,12 @@ impl Gtp {
             Cmd::KnownCommand(c) => Ok(parse::is_gtp_command(&c.to_ascii_lowercase()).to_string()),
             Cmd::ListCommands => Ok(GTP_COMMANDS
                 .iter()
-                .map(|(c, _)| *c)
+                .map(|c| c.name)
                 .collect::<Vec<_>>()
                 .join("\n")),
             Cmd::Help => Ok(GTP_COMMANDS
                 .iter()
-                .map(|(c, what)| format!("{c} - {what}"))
+                .map(|c| format!("{} - {}", c.name, c.help))
                 .collect::<Vec<_>>()
                 .join("\n")),
             Cmd::Quit => Ok(String::new()),
@@ -473,10 +414,10 @@ impl Gtp {
                 session.new_game();
                 Ok(String::new())
             }
-            Cmd::SetPosition(text) => done(session.set_position(&text).map_err(GtpError::from)),
-            Cmd::GetPosition => Ok(session.game().position()),
+            Cmd::SetPosition(text) => done(session.setup(Some(&text), &[]).map_err(GtpError::from)),
+            Cmd::GetPosition => Ok(session.position()),
             Cmd::Play { side, mv, extra } => done(play(session, side, mv, extra)),
-            // Started by `Gtp::line`, answered when the search thread is done.
+            // Started by `Gtp::start`, answered when the worker is done.
             Cmd::Genmove { .. } | Cmd::Analyze(_) | Cmd::Perft(_) => Err(GtpError::Internal(
                 "genmove, analyze and perft are asynchronous",
             )),
@@ -487,7 +428,7 @@ impl Gtp {
                     Err(GtpError::CannotUndo)
                 }
             }
-            Cmd::LegalMoves => match session.game().legal_moves_upto(MAX_LISTED_MOVES) {
+            Cmd::LegalMoves => match session.legal_moves() {
                 Some(moves) => Ok(moves.join(" ")),
                 None => Err(GtpError::TooManyMoves),
             },
@@ -495,13 +436,10 @@ impl Gtp {
                 Some(t) => format!("{} {}", session.result_word(), t.reason),
                 None => "ongoing".into(),
             }),
-            Cmd::SideToMove => Ok(session.side_name(session.game().side_to_move()).into()),
-            Cmd::Showboard => Ok(format!("\n{}", session.game().render())),
-            Cmd::ShowboardSvg => Ok(format!("\n{}", render::svg::svg(&session.game().picture()))),
-            Cmd::BoardLayout => Ok(format!(
-                "\n{}",
-                render::json::layout(&session.game().picture())
-            )),
+            Cmd::SideToMove => Ok(session.side_name(session.side_to_move()).into()),
+            Cmd::Showboard => Ok(format!("\n{}", session.render())),
+            Cmd::ShowboardSvg => Ok(format!("\n{}", render::svg::svg(&session.picture()))),
+            Cmd::BoardLayout => Ok(format!("\n{}", render::json::layout(&session.picture()))),
             Cmd::SetOption { name, value } => {
                 done(session.set_option(&name, &value).map_err(GtpError::from))
             }
@@ -542,67 +480,7 @@ impl Gtp {
 
 #[cfg(test)]
 mod tests {
-    use super::{frame, GtpTime};
-    use crate::games::Side;
-    use crate::search::{Clock, Limits};
-
-    fn clock(remaining: u64, movestogo: Option<u32>) -> Option<Limits> {
-        Some(Limits {
-            clock: Some(Clock {
-                remaining,
-                increment: 0,
-                movestogo,
-            }),
-            ..Limits::default()
-        })
-    }
-
-    fn movetime(ms: u64) -> Option<Limits> {
-        Some(Limits {
-            movetime: Some(ms),
-            ..Limits::default()
-        })
-    }
-
-    #[test]
-    fn every_time_system_with_and_without_time_left() {
-        let at = |t: &GtpTime| t.limits(Side::P1, 0, 50);
-        // No clock: `time_settings` never sent, `kgs-time_settings none`, B > 0 with S = 0.
-        assert_eq!(at(&GtpTime::default()), None);
-        assert_eq!(at(&GtpTime::settings(0.0, 1.0, 0)), None);
-        assert_eq!(at(&GtpTime::settings(300.0, 5.0, 0)), None);
-        // Absolute.
-        let mut t = GtpTime::settings(60.0, 0.0, 0);
-        assert_eq!(at(&t), clock(60_000, None));
-        t.set_left(Side::P1, 30.0, 0, 0);
-        assert_eq!(at(&t), clock(30_000, None));
-        // Byo-yomi without main time: each move may use its whole period but the overhead.
-        let mut t = GtpTime::settings(0.0, 30.0, 1);
-        assert_eq!(at(&t), movetime(29_950));
-        t.set_left(Side::P1, 20.0, 1, 0);
-        assert_eq!(at(&t), movetime(19_950));
-        // Main time before byo-yomi: the more generous of the two budgets.
-        let mut t = GtpTime::settings(600.0, 30.0, 1);
-        assert_eq!(at(&t), movetime(29_950));
-        t.set_left(Side::P1, 0.0, 0, 0);
-        assert_eq!(at(&t), movetime(29_950));
-        let t = GtpTime::settings(3600.0, 1.0, 1);
-        assert_eq!(at(&t), clock(3_600_000, None));
-        // Canadian: main time, then B seconds for S stones.
-        let mut t = GtpTime::settings(0.0, 300.0, 25);
-        assert_eq!(at(&t), clock(300_000, Some(25)));
-        t.set_left(Side::P1, 250.0, 20, 0);
-        assert_eq!(at(&t), clock(250_000, Some(20)));
-        let mut t = GtpTime::settings(600.0, 300.0, 25);
-        t.set_left(Side::P1, 0.0, 0, 0);
-        assert_eq!(at(&t), clock(300_000, Some(25)));
-        // `time_left` alone is a clock; a new game forgets it.
-        let mut t = GtpTime::default();
-        t.set_left(Side::P1, 5.0, 0, 0);
-        assert_eq!(at(&t), clock(5_000, None));
-        assert_eq!(t.limits(Side::P1, 1, 50), None);
-        assert_eq!(t.limits(Side::P2, 0, 50), None);
-    }
+    use super::frame;
 
     #[test]
     fn frames() {

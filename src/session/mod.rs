@@ -1,0 +1,545 @@
+//! The session: the current game (position and history), the engine options, the clocks, and
+//! the one running search. It decides what every command does; front ends only translate text.
+
+mod options;
+mod worker;
+
+use std::sync::Arc;
+use std::time::Instant;
+
+pub use options::{Caps, EngineOption, OptionInfo, Options, ENGINE_OPTIONS};
+pub use options::{MAX_DEPTH, MAX_HASH_MIB, MAX_MOVETIME, MAX_MOVE_OVERHEAD, MAX_MULTIPV};
+pub use options::{MAX_NODES, MAX_SEED, MAX_THREADS};
+pub use worker::{EventSink, PerftError, SearchEvent};
+
+use crate::engine::{self, AnyGame, FoundMove};
+use crate::games::UnknownGame;
+use crate::games::{parse_side, RuleError, Side, Terminal};
+use crate::options::OptionError;
+use crate::registry::Registry;
+use crate::render::Picture;
+use crate::search::{Limits, Params};
+use worker::{Control, Worker};
+
+/// `legal_moves` refuses to list more moves than this (dense Phutball positions have tens of
+/// millions: gigabytes of text).
+pub const MAX_LISTED_MOVES: usize = 1_000_000;
+
+/// What went wrong with a command, for the front ends to put in their dialect's words.
+#[derive(Debug, thiserror::Error)]
+pub enum SessionError {
+    #[error(transparent)]
+    Rule(#[from] RuleError),
+    #[error(transparent)]
+    Option(#[from] OptionError),
+    #[error(transparent)]
+    UnknownGame(#[from] UnknownGame),
+    #[error("invalid side '{0}'")]
+    InvalidSide(String),
+    #[error("illegal move: it is {0}'s turn")]
+    NotYourTurn(&'static str),
+    #[error("cannot start search: {0}")]
+    Thread(#[from] std::io::Error),
+}
+
+/// How a search is to be carried out, beyond its limits.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SearchMode {
+    /// Best root moves to search (MultiPV); `None`: the `multipv` option.
+    pub multipv: Option<usize>,
+    /// `go ponder`: no time limit until [`Session::ponder_hit`]; the limits' clock counts from
+    /// the start of the command all the same.
+    pub ponder: bool,
+}
+
+pub struct Session {
+    /// The games there are to select.
+    registry: Arc<Registry>,
+    game: Box<dyn AnyGame>,
+    pub options: Options,
+    /// Ceilings on every command's work that no command lifts (none in the binary).
+    pub caps: Caps,
+    /// Game-specific options the user set, replayed when another game is selected.
+    game_options: Vec<(String, String)>,
+    /// Counts new games (`set_game`, `new_game`), so that a front end can tell that state it
+    /// keeps about the game in progress (GTP's clocks) belongs to an earlier game.
+    serial: u64,
+    worker: Worker,
+    /// The running search's or perft's flags; `None` when none runs.
+    running: Option<Control>,
+    /// Whether the running search has no limit of its own (`go infinite`): only such a search is
+    /// stopped by the end of input.
+    unbounded: bool,
+    /// When the command being carried out began (its line was read, or the command before it
+    /// ended): a move time runs from then.
+    command_start: Option<Instant>,
+}
+
+impl Default for Session {
+    fn default() -> Session {
+        Session::new()
+    }
+}
+
+impl Session {
+    /// A session over the built-in games, at the start of the first (Poddavki).
+    pub fn new() -> Session {
+        Session::with_registry(Registry::builtin())
+    }
+
+    /// A session over `registry`'s games, at the start of its first.
+    pub fn with_registry(registry: Arc<Registry>) -> Session {
+        Session {
+            game: registry.entries()[0].new_state(),
+            registry,
+            options: Options::default(),
+            caps: Caps::default(),
+            game_options: Vec::new(),
+            serial: 0,
+            worker: Worker::default(),
+            running: None,
+            unbounded: false,
+            command_start: None,
+        }
+    }
+
+    /// The session with `caps` on every command's work.
+    pub fn with_caps(self, caps: Caps) -> Session {
+        Session { caps, ..self }
+    }
+
+    /// Allocates (zeroed) the current game's hash table if it is not yet, so that no search
+    /// pays for it on its clock. Called at start-up and by `isready`; from then on a new table
+    /// (`hash`, `set_game`) is allocated as soon as it is made.
+    pub fn prepare(&mut self) {
+        self.game.prepare_hash();
+    }
+
+    /// Marks the moment the next command began, for the move time of a search it starts.
+    pub fn begin_command(&mut self, at: Instant) {
+        self.command_start = Some(at);
+    }
+
+    /// The games there are, by canonical name (`list_games`).
+    pub fn game_names(&self) -> &'static [&'static str] {
+        self.registry.names()
+    }
+
+    /// Which game is in progress: changes with every `set_game` and `new_game`.
+    pub fn serial(&self) -> u64 {
+        self.serial
+    }
+
+    /// Selects a game (case-insensitive) and starts it from its start position. Unknown names
+    /// change nothing.
+    pub fn set_game(&mut self, name: &str) -> Result<(), SessionError> {
+        let mut game = self.registry.find(name)?.new_state();
+        for (n, v) in &self.game_options {
+            // Options of other games are kept for when those games come back.
+            let _ = game.set_option(n, v);
+        }
+        // From the start position under those options (Pods' rotation).
+        game.new_game();
+        game.set_hash_mib(self.options.hash_mib);
+        if self.game.hash_ready() {
+            game.prepare_hash();
+        }
+        self.game = game;
+        self.serial += 1;
+        Ok(())
+    }
+
+    pub fn new_game(&mut self) {
+        self.game.new_game();
+        self.game.clear_hash();
+        self.serial += 1;
+    }
+
+    fn set_hash(&mut self, mib: usize) {
+        self.options.hash_mib = mib;
+        let ready = self.game.hash_ready();
+        self.game.set_hash_mib(mib);
+        if ready {
+            self.game.prepare_hash();
+        }
+    }
+
+    // ------------------------------------------------------------ the position
+
+    /// `position [fen POS] moves ...`, GTP `set_position POS`: the start position (or `fen`)
+    /// then `moves`, all or nothing.
+    pub fn setup(&mut self, fen: Option<&str>, moves: &[String]) -> Result<(), RuleError> {
+        self.game.setup(fen, moves)
+    }
+
+    /// The position string of the current position.
+    pub fn position(&self) -> String {
+        self.game.position()
+    }
+
+    pub fn side_to_move(&self) -> Side {
+        self.game.side_to_move()
+    }
+
+    /// The current game's name for each side, first player first.
+    pub fn side_names(&self) -> [&'static str; 2] {
+        self.game.side_names()
+    }
+
+    pub fn side(&self, text: &str) -> Result<Side, SessionError> {
+        parse_side(self.game.side_names(), text)
+            .ok_or_else(|| SessionError::InvalidSide(text.to_string()))
+    }
+
+    pub fn side_name(&self, side: Side) -> &'static str {
+        self.game.side_names()[side.index()]
+    }
+
+    /// Whether `text` reads as a move in the current position (legal or not), as opposed to
+    /// text that is no move at all.
+    pub fn is_move_text(&self, text: &str) -> bool {
+        !matches!(self.game.check_move(text), Err(RuleError::Syntax(_)))
+    }
+
+    /// Canonical notation of every legal move, sorted; `None` when there are more than
+    /// [`MAX_LISTED_MOVES`].
+    pub fn legal_moves(&self) -> Option<Vec<String>> {
+        self.game.legal_moves_upto(MAX_LISTED_MOVES)
+    }
+
+    /// The text diagram of the position.
+    pub fn render(&self) -> String {
+        self.game.render()
+    }
+
+    /// The position as a picture (`showboard svg`, `board_layout`, `tetrad render`).
+    pub fn picture(&self) -> Picture {
+        self.game.picture()
+    }
+
+    /// The static evaluation (side to move's view) and its terms, if the game lists them.
+    pub fn evaluation(&self) -> (i32, Vec<(&'static str, i32)>) {
+        self.game.evaluation()
+    }
+
+    /// How the game ended, `None` while it goes on.
+    pub fn result(&self) -> Option<Terminal> {
+        self.game.result()
+    }
+
+    /// The protocol word for the result: `ongoing`, `draw` or the winner's side name.
+    pub fn result_word(&self) -> &'static str {
+        engine::result_word(self.game.side_names(), self.game.result())
+    }
+
+    /// When the command names a side, it must be the side to move.
+    fn check_side(&self, side: Option<Side>) -> Result<(), SessionError> {
+        let to_move = self.game.side_to_move();
+        match side {
+            Some(s) if s != to_move => Err(SessionError::NotYourTurn(self.side_name(to_move))),
+            _ => Ok(()),
+        }
+    }
+
+    /// Plays a move for the side to move (`side`, if given, must be it); the game must still
+    /// be on. Returns the move's canonical notation.
+    pub fn play(&mut self, side: Option<Side>, mv: &str) -> Result<String, SessionError> {
+        if let Err(e) = self.check_side(side) {
+            // A game that is over says so first (the game checks that once a move is made).
+            if self.game.result().is_some() {
+                return Err(RuleError::GameOver.into());
+            }
+            return Err(e);
+        }
+        Ok(self.game.play(mv)?)
+    }
+
+    /// Plays the move a search found, as found (not through its notation). Returns its
+    /// canonical notation.
+    pub fn play_found(&mut self, found: &FoundMove) -> Result<String, SessionError> {
+        Ok(self.game.play_found(found)?)
+    }
+
+    /// Takes back the last move; false when there is none.
+    pub fn undo(&mut self) -> bool {
+        self.game.undo()
+    }
+
+    // ------------------------------------------------------------ search
+
+    /// Starts a search for the side to move (`side`, if given, must be it), refused when the
+    /// game is over; the limits are [`Session::capped`]. Events go to `sink`; the result of an
+    /// `infinite` or pondering search is held back until [`Session::stop_search`] (UCI rule),
+    /// or, pondering, until [`Session::ponder_hit`] (then at once if it has ended already).
+    pub fn search(
+        &mut self,
+        side: Option<&str>,
+        limits: Limits,
+        mode: SearchMode,
+        sink: EventSink,
+    ) -> Result<(), SessionError> {
+        if self.game.result().is_some() {
+            return Err(RuleError::GameOver.into());
+        }
+        let side = side.map(|s| self.side(s)).transpose()?;
+        self.check_side(side)?;
+        let limits = self.capped(limits);
+        // Under a time cap nothing waits for `ponderhit`.
+        let control = Control::new(mode.ponder && self.caps.movetime.is_none());
+        let params = Params {
+            limits,
+            move_overhead_ms: self.options.move_overhead,
+            started: self.command_start.take(),
+            seed: self.options.seed,
+            threads: self.options.threads,
+            multipv: mode.multipv.unwrap_or(self.options.multipv),
+            ponder: control.ponder.clone(),
+        };
+        let info_sink = Arc::clone(&sink);
+        let job = self.game.search_job(
+            params,
+            Arc::clone(&control.stop),
+            Box::new(move |i| info_sink(SearchEvent::Info(i))),
+        );
+        self.worker
+            .search(job, control.clone(), limits.infinite, sink)?;
+        self.running = Some(control);
+        self.unbounded = limits.infinite;
+        Ok(())
+    }
+
+    /// Starts a perft on the search worker, so that it can be stopped like a search (`quit`,
+    /// end of input); the count goes to `sink`.
+    pub fn start_perft(&mut self, depth: u32, sink: EventSink) -> Result<(), std::io::Error> {
+        let (depth, control) = self.perft_setup(depth)?;
+        let job = self.game.perft_job(depth, Arc::clone(&control.stop));
+        self.worker.perft(job, SearchEvent::PerftDone, sink)?;
+        self.perft_started(control);
+        Ok(())
+    }
+
+    /// [`Session::start_perft`] split by root move (UGI `go perft`).
+    pub fn start_divide(&mut self, depth: u32, sink: EventSink) -> Result<(), std::io::Error> {
+        let (depth, control) = self.perft_setup(depth)?;
+        let job = self.game.divide_job(depth, Arc::clone(&control.stop));
+        self.worker.perft(job, SearchEvent::DivideDone, sink)?;
+        self.perft_started(control);
+        Ok(())
+    }
+
+    /// The depth a perft may go to and its flags, under the caps.
+    fn perft_setup(&self, depth: u32) -> Result<(u32, Control), std::io::Error> {
+        let control = Control::new(false);
+        if let Some(ms) = self.caps.movetime {
+            control.stop_after(ms)?;
+        }
+        let depth = self.caps.perft_depth.map_or(depth, |cap| depth.min(cap));
+        Ok((depth, control))
+    }
+
+    fn perft_started(&mut self, control: Control) {
+        self.running = Some(control);
+        self.unbounded = false;
+    }
+
+    pub fn searching(&self) -> bool {
+        self.running.is_some()
+    }
+
+    /// Whether a search runs that only `stop` (or the end of input) ends.
+    pub fn searching_unbounded(&self) -> bool {
+        self.searching() && (self.unbounded || self.pondering())
+    }
+
+    /// Whether the running search ponders (`go ponder` and no `ponderhit` yet).
+    pub fn pondering(&self) -> bool {
+        self.running.as_ref().is_some_and(Control::pondering)
+    }
+
+    /// `ponderhit`: the pondering search goes on as a normal one, its clock counted from its
+    /// `go ponder`. Nothing happens when no search ponders.
+    pub fn ponder_hit(&self) {
+        if let Some(c) = &self.running {
+            c.ponder_hit();
+        }
+    }
+
+    pub fn stop_search(&self) {
+        if let Some(c) = &self.running {
+            c.stop();
+        }
+    }
+
+    /// Called when the worker has reported the search's or perft's end.
+    pub fn search_finished(&mut self) {
+        self.running = None;
+        self.unbounded = false;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::Cursor;
+    use std::ops::ControlFlow;
+    use std::sync::mpsc;
+    use std::thread;
+    use std::time::Duration;
+
+    use super::*;
+    use crate::games::prelude::*;
+    use crate::protocol::{self, Dialect};
+    use crate::testkit::nim::{Nim, NimPos};
+
+    /// The kit's toy game with its search and perft hooks broken, standing in for any bug there.
+    #[derive(Clone)]
+    struct Faulty;
+
+    impl Rules for Faulty {
+        type Pos = NimPos;
+        type Move = u32;
+        fn name(&self) -> &'static str {
+            "faulty"
+        }
+        fn side_names(&self) -> [&'static str; 2] {
+            Nim.side_names()
+        }
+        fn start(&self) -> NimPos {
+            Nim.start()
+        }
+        fn side_to_move(&self, pos: &NimPos) -> Side {
+            Nim.side_to_move(pos)
+        }
+        fn for_each_move<F: FnMut(u32) -> ControlFlow<()>>(
+            &self,
+            pos: &NimPos,
+            f: F,
+        ) -> ControlFlow<()> {
+            Nim.for_each_move(pos, f)
+        }
+        fn make(&self, pos: &NimPos, mv: u32) -> NimPos {
+            Nim.make(pos, mv)
+        }
+        fn hash(&self, pos: &NimPos) -> u64 {
+            Nim.hash(pos)
+        }
+        fn terminal(&self, pos: &NimPos) -> Option<Terminal> {
+            Nim.terminal(pos)
+        }
+        fn no_moves(&self, pos: &NimPos) -> Terminal {
+            Nim.no_moves(pos)
+        }
+    }
+
+    impl Notation for Faulty {
+        fn format_move(&self, pos: &NimPos, mv: u32) -> String {
+            Nim.format_move(pos, mv)
+        }
+        fn parse_move(&self, pos: &NimPos, text: &str) -> Result<u32, RuleError> {
+            Nim.parse_move(pos, text)
+        }
+        fn format_position(&self, pos: &NimPos) -> String {
+            Nim.format_position(pos)
+        }
+        fn parse_position(&self, text: &str) -> Result<NimPos, RuleError> {
+            Nim.parse_position(text)
+        }
+        fn render(&self, pos: &NimPos) -> String {
+            Nim.render(pos)
+        }
+    }
+
+    impl SearchHooks for Faulty {
+        fn evaluate(&self, pos: &NimPos) -> i32 {
+            Nim.evaluate(pos)
+        }
+        fn root_moves_until(&self, _pos: &NimPos, _out: &mut Vec<u32>, _stop: &dyn Fn() -> bool) {
+            panic!("root_moves bug");
+        }
+    }
+
+    impl FastPaths for Faulty {
+        // Every perft goes to the game's own.
+        const PERFT_SUBTREE_DEPTH: u32 = u32::MAX;
+        fn perft(&self, _pos: &NimPos, _depth: u32) -> u64 {
+            panic!("perft bug");
+        }
+    }
+
+    impl GameOptions for Faulty {}
+
+    impl crate::games::Draw for Faulty {}
+    impl crate::games::Tunable for Faulty {}
+
+    fn run(dialect: Dialect, input: &'static str) -> String {
+        let session = Session {
+            game: Box::new(engine::GameState::new(Faulty)),
+            ..Session::new()
+        };
+        let (tx, rx) = mpsc::channel();
+        thread::spawn(move || {
+            let mut out = Vec::new();
+            protocol::run(session, Some(dialect), Cursor::new(input), &mut out);
+            let _ = tx.send(String::from_utf8_lossy(&out).to_string());
+        });
+        rx.recv_timeout(Duration::from_secs(20))
+            .expect("the engine must answer after a search panicked")
+    }
+
+    #[test]
+    fn a_panicking_search_or_perft_answers_an_error_and_the_engine_goes_on() {
+        // End of input right after the commands cuts nothing short: each is answered.
+        let out = run(Dialect::Gtp, "1 genmove\n2 perft 3\n3 name\n");
+        assert!(
+            out.starts_with("?1 internal error: search failed: root_moves bug\n\n"),
+            "{out}"
+        );
+        assert!(
+            out.contains("?2 internal error: perft failed: perft bug\n\n"),
+            "{out}"
+        );
+        assert!(out.ends_with("=3 tetrad\n\n"), "{out}");
+
+        let out = run(Dialect::Ugi, "go depth 3\nisready\n");
+        // `isready` is answered at once, also while the search runs.
+        assert_eq!(
+            out.replace("readyok\n", ""),
+            "info string error: internal error: search failed: root_moves bug\n\
+             bestmove (none)\n"
+        );
+        assert!(out.contains("readyok\n"));
+    }
+
+    #[test]
+    fn a_found_move_is_played_as_found_and_only_where_it_was_found() {
+        let mut s = Session::new();
+        let (tx, rx) = mpsc::channel();
+        let tx = std::sync::Mutex::new(tx);
+        let sink: EventSink = Arc::new(move |e| {
+            if let (SearchEvent::Done(r), Ok(tx)) = (e, tx.lock()) {
+                let _ = tx.send(r);
+            }
+        });
+        let limits = Limits {
+            depth: Some(2),
+            ..Limits::default()
+        };
+        s.search(None, limits, SearchMode::default(), sink)
+            .expect("search starts");
+        let report = rx
+            .recv_timeout(Duration::from_secs(20))
+            .expect("search ends");
+        s.search_finished();
+        let found = report.found.expect("a move found");
+        let best = report.best.expect("its notation");
+        // Elsewhere (one move later) the move is refused, whatever its notation reads there.
+        s.play(None, &best).expect("the found move is legal");
+        assert!(s.play_found(&found).is_err());
+        assert!(s.undo());
+        assert_eq!(s.play_found(&found).expect("played"), best);
+        assert_eq!(s.position(), {
+            let mut t = Session::new();
+            t.play(None, &best).expect("legal");
+            t.position()
+        });
+    }
+}

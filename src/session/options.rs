@@ -1,0 +1,453 @@
+//! The engine options: every option shared by the games declared once in [`ENGINE_OPTIONS`]
+//! (setting, GTP `list_options` and the UGI `option` lines come from it), the games' own
+//! options, and the caps they put on every search.
+
+use super::{Session, SessionError};
+use crate::engine;
+use crate::games::GameKind;
+use crate::options::{self, Kind, OptionError, Value};
+use crate::search::Limits;
+
+/// Engine options shared by every game (`set_option` / `setoption`), as the table
+/// [`ENGINE_OPTIONS`] sets them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    pub movetime: Option<u64>,
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    pub threads: usize,
+    pub hash_mib: usize,
+    pub seed: u64,
+    pub move_overhead: u64,
+    pub ponder: bool,
+    pub multipv: usize,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            movetime: None,
+            depth: None,
+            nodes: None,
+            threads: 1,
+            hash_mib: engine::DEFAULT_HASH_MIB,
+            seed: 0,
+            move_overhead: 50,
+            ponder: false,
+            multipv: 1,
+        }
+    }
+}
+
+pub const MAX_HASH_MIB: usize = 4096;
+pub const MAX_THREADS: usize = crate::search::MAX_THREADS;
+/// Lines a MultiPV search may be asked for (fewer when the root has fewer moves).
+pub const MAX_MULTIPV: usize = 256;
+/// Spin bounds are kept within 32-bit integers, which is how GUIs read them.
+pub const MAX_SEED: u64 = 2_147_483_647;
+pub const MAX_NODES: u64 = 2_147_483_647;
+pub const MAX_DEPTH: u64 = 100;
+/// A day, in milliseconds.
+pub const MAX_MOVETIME: u64 = 86_400_000;
+pub const MAX_MOVE_OVERHEAD: u64 = 60_000;
+
+/// One engine option: its names, type, default and how it is read and applied. Every option is
+/// declared here once; setting, GTP `list_options` and the UGI `option` lines come from this.
+pub struct EngineOption {
+    /// GTP name (lower case with `_`).
+    pub gtp: &'static str,
+    /// UGI name.
+    pub ugi: &'static str,
+    /// More names that select the option.
+    pub aliases: &'static [&'static str],
+    /// Values that stand for another (`pods` for `pods-standard`).
+    pub value_aliases: &'static [(&'static str, &'static str)],
+    pub kind: Kind,
+    pub default: &'static str,
+    pub help: &'static str,
+    pub(super) get: fn(&Session) -> String,
+    pub(super) set: fn(&mut Session, Value) -> Result<(), SessionError>,
+}
+
+fn limit_text(v: Option<u64>) -> String {
+    v.unwrap_or(0).to_string()
+}
+
+fn limit(v: &Value) -> Option<u64> {
+    Some(v.int()).filter(|&n| n > 0)
+}
+
+pub static ENGINE_OPTIONS: &[EngineOption] = &[
+    EngineOption {
+        gtp: "game",
+        ugi: "UCI_Variant",
+        aliases: &["variant"],
+        value_aliases: GameKind::ALIASES,
+        kind: Kind::Combo(GameKind::NAMES),
+        default: "poddavki",
+        help: "the game; selecting it starts a new game",
+        get: |s| s.game.name().to_string(),
+        set: |s, v| s.set_game(&v.text()),
+    },
+    EngineOption {
+        gtp: "threads",
+        ugi: "Threads",
+        aliases: &[],
+        value_aliases: &[],
+        kind: Kind::Spin {
+            min: 1,
+            max: MAX_THREADS as u64,
+        },
+        default: "1",
+        help: "search threads",
+        get: |s| s.options.threads.to_string(),
+        set: |s, v| {
+            s.options.threads = v.int() as usize;
+            Ok(())
+        },
+    },
+    EngineOption {
+        gtp: "hash",
+        ugi: "Hash",
+        aliases: &[],
+        value_aliases: &[],
+        kind: Kind::Spin {
+            min: 1,
+            max: MAX_HASH_MIB as u64,
+        },
+        default: "16",
+        help: "transposition table size in MiB",
+        get: |s| s.options.hash_mib.to_string(),
+        set: |s, v| {
+            s.set_hash(v.int() as usize);
+            Ok(())
+        },
+    },
+    EngineOption {
+        gtp: "multipv",
+        ugi: "MultiPV",
+        aliases: &[],
+        value_aliases: &[],
+        kind: Kind::Spin {
+            min: 1,
+            max: MAX_MULTIPV as u64,
+        },
+        default: "1",
+        help: "best root moves searched and reported, each with its score and PV",
+        get: |s| s.options.multipv.to_string(),
+        set: |s, v| {
+            s.options.multipv = v.int() as usize;
+            Ok(())
+        },
+    },
+    EngineOption {
+        gtp: "seed",
+        ugi: "Seed",
+        aliases: &[],
+        value_aliases: &[],
+        kind: Kind::Spin {
+            min: 0,
+            max: MAX_SEED,
+        },
+        default: "0",
+        help: "order of root moves of equal merit (0: the game's own order)",
+        get: |s| s.options.seed.to_string(),
+        set: |s, v| {
+            s.options.seed = v.int();
+            Ok(())
+        },
+    },
+    EngineOption {
+        gtp: "move_overhead",
+        ugi: "MoveOverhead",
+        aliases: &[],
+        value_aliases: &[],
+        kind: Kind::Spin {
+            min: 0,
+            max: MAX_MOVE_OVERHEAD,
+        },
+        default: "50",
+        help: "milliseconds kept in hand on every clock",
+        get: |s| s.options.move_overhead.to_string(),
+        set: |s, v| {
+            s.options.move_overhead = v.int();
+            Ok(())
+        },
+    },
+    EngineOption {
+        gtp: "ponder",
+        ugi: "Ponder",
+        aliases: &[],
+        value_aliases: &[],
+        kind: Kind::Check,
+        default: "false",
+        help: "UGI: bestmove names the expected reply (bestmove M ponder P)",
+        get: |s| s.options.ponder.to_string(),
+        set: |s, v| {
+            s.options.ponder = v.bool();
+            Ok(())
+        },
+    },
+    EngineOption {
+        gtp: "movetime",
+        ugi: "MoveTime",
+        aliases: &[],
+        value_aliases: &[],
+        kind: Kind::Limit { max: MAX_MOVETIME },
+        default: "0",
+        help: "cap on every search, milliseconds (0: off)",
+        get: |s| limit_text(s.options.movetime),
+        set: |s, v| {
+            s.options.movetime = limit(&v);
+            Ok(())
+        },
+    },
+    EngineOption {
+        gtp: "depth",
+        ugi: "Depth",
+        aliases: &[],
+        value_aliases: &[],
+        kind: Kind::Limit { max: MAX_DEPTH },
+        default: "0",
+        help: "cap on every search, plies (0: off)",
+        get: |s| limit_text(s.options.depth.map(u64::from)),
+        set: |s, v| {
+            s.options.depth = limit(&v).map(|d| d as u32);
+            Ok(())
+        },
+    },
+    EngineOption {
+        gtp: "nodes",
+        ugi: "Nodes",
+        aliases: &[],
+        value_aliases: &[],
+        kind: Kind::Limit { max: MAX_NODES },
+        default: "0",
+        help: "cap on every search, nodes (0: off)",
+        get: |s| limit_text(s.options.nodes),
+        set: |s, v| {
+            s.options.nodes = limit(&v);
+            Ok(())
+        },
+    },
+    EngineOption {
+        gtp: "clear_hash",
+        ugi: "Clear Hash",
+        aliases: &[],
+        value_aliases: &[],
+        kind: Kind::Button,
+        default: "",
+        help: "empties the transposition table",
+        get: |_| String::new(),
+        set: |s, _| {
+            s.game.clear_hash();
+            Ok(())
+        },
+    },
+];
+
+/// Ceilings on the work of any one command, which no command can lift, for a harness that feeds
+/// arbitrary input (the fuzz targets): whatever depth, limit or clock an input asks for, it then
+/// ends quickly. The binary sets none.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Caps {
+    /// Every search stops after this many nodes.
+    pub nodes: Option<u64>,
+    /// Every search and every perft stops after this many milliseconds: the last resort for
+    /// work a node count does not bound (dense Phutball, huge perft levels).
+    pub movetime: Option<u64>,
+    /// Deeper perft is counted to this depth.
+    pub perft_depth: Option<u32>,
+}
+
+/// An option as the front ends list it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OptionInfo {
+    pub gtp: &'static str,
+    pub ugi: &'static str,
+    pub kind: Kind,
+    pub value: String,
+    pub help: &'static str,
+}
+
+fn min_limit<T: Ord>(a: Option<T>, b: Option<T>) -> Option<T> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
+}
+
+impl Session {
+    /// Sets an option by any of its names (see [`options::key`]): an engine option of
+    /// [`ENGINE_OPTIONS`], else an option of any game. The value is checked against the
+    /// option's type first.
+    pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), SessionError> {
+        let k = options::key(name);
+        let found = ENGINE_OPTIONS.iter().find(|o| {
+            options::key(o.gtp) == k
+                || options::key(o.ugi) == k
+                || o.aliases.iter().any(|a| options::key(a) == k)
+        });
+        let Some(o) = found else {
+            return self.set_game_option(name, value);
+        };
+        let value = value.trim();
+        let (kind, value_aliases) = self.kind_of(o);
+        let value = value_aliases
+            .iter()
+            .find(|(alias, _)| alias.eq_ignore_ascii_case(value))
+            .map_or(value, |(_, canonical)| canonical);
+        // Errors name the option as the user did: `UCI_Variant` in UGI, `game` in GTP.
+        let v = kind.parse(name.trim(), value)?;
+        (o.set)(self, v)
+    }
+
+    /// An option's type and value aliases; the `game` option's choices are this session's
+    /// games (its declaration names the built-in ones).
+    fn kind_of(&self, o: &EngineOption) -> (Kind, &'static [(&'static str, &'static str)]) {
+        if o.gtp == "game" {
+            (Kind::Combo(self.registry.names()), self.registry.aliases())
+        } else {
+            (o.kind, o.value_aliases)
+        }
+    }
+
+    fn set_game_option(&mut self, name: &str, value: &str) -> Result<(), SessionError> {
+        let k = options::key(name);
+        let decl = self
+            .registry
+            .option_decls()
+            .iter()
+            .find(|d| options::key(d.name) == k)
+            .ok_or_else(|| OptionError::Unknown(name.to_string()))?;
+        let value = decl.kind.parse(decl.name, value)?.text();
+        let known_here = self.game.options().iter().any(|o| o.name == decl.name);
+        if known_here {
+            self.game.set_option(decl.name, &value)?;
+        } else {
+            // Another game's option: check the value now so the error comes at once.
+            for entry in self.registry.entries() {
+                if entry.new_state().set_option(decl.name, &value)? {
+                    break;
+                }
+            }
+        }
+        self.game_options.retain(|(n, _)| *n != decl.name);
+        self.game_options.push((decl.name.to_string(), value));
+        Ok(())
+    }
+
+    /// Every option with its current value: the engine's, then every game's (the current game's
+    /// value, else the one set for that game, else its default).
+    pub fn option_list(&self) -> Vec<OptionInfo> {
+        let mut out: Vec<OptionInfo> = ENGINE_OPTIONS
+            .iter()
+            .map(|o| OptionInfo {
+                gtp: o.gtp,
+                ugi: o.ugi,
+                kind: self.kind_of(o).0,
+                value: (o.get)(self),
+                help: o.help,
+            })
+            .collect();
+        let here = self.game.options();
+        for d in self.registry.option_decls() {
+            let value = here
+                .iter()
+                .find(|o| o.name == d.name)
+                .map(|o| o.value.clone())
+                .or_else(|| {
+                    self.game_options
+                        .iter()
+                        .find(|(n, _)| n == d.name)
+                        .map(|(_, v)| v.clone())
+                })
+                .unwrap_or_else(|| d.value.clone());
+            out.push(OptionInfo {
+                gtp: d.name,
+                ugi: d.name,
+                kind: d.kind,
+                value,
+                help: "game option",
+            });
+        }
+        out
+    }
+
+    /// Whether an option caps every search (`movetime`, `depth`, `nodes`).
+    pub fn has_search_caps(&self) -> bool {
+        let o = &self.options;
+        o.movetime.is_some() || o.depth.is_some() || o.nodes.is_some()
+    }
+
+    /// The limits of a search: those asked for, capped by the search-limit options and the
+    /// session's [`Caps`] (the smallest of each wins). Under a cap, no search is infinite.
+    pub fn capped(&self, limits: Limits) -> Limits {
+        let o = &self.options;
+        let c = &self.caps;
+        Limits {
+            depth: min_limit(limits.depth, o.depth),
+            nodes: min_limit(min_limit(limits.nodes, o.nodes), c.nodes),
+            movetime: min_limit(min_limit(limits.movetime, o.movetime), c.movetime),
+            infinite: limits.infinite && c.nodes.is_none() && c.movetime.is_none(),
+            ..limits
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_option_table_declares_each_option_once_with_its_real_default() {
+        let session = Session::new();
+        let mut keys = Vec::new();
+        for o in ENGINE_OPTIONS {
+            assert_eq!((o.get)(&session), o.default, "{}", o.gtp);
+            if o.kind != Kind::Button {
+                assert_eq!(
+                    o.kind.parse(o.gtp, o.default).map(|v| v.text()),
+                    Ok(o.default.into())
+                );
+            }
+            keys.extend([options::key(o.gtp), options::key(o.ugi)]);
+            keys.extend(o.aliases.iter().map(|a| options::key(a)));
+        }
+        let decls = session.registry.option_decls();
+        keys.extend(decls.iter().map(|d| options::key(d.name)));
+        keys.sort();
+        keys.dedup();
+        // An option's GTP and UGI names may be one key; no two options may share a key.
+        let per_option = ENGINE_OPTIONS
+            .iter()
+            .map(|o| {
+                let mut k = vec![options::key(o.gtp), options::key(o.ugi)];
+                k.dedup();
+                k.len() + o.aliases.len()
+            })
+            .sum::<usize>()
+            + decls.len();
+        assert_eq!(keys.len(), per_option);
+    }
+
+    #[test]
+    fn search_limit_options_cap_the_limits_asked_for() {
+        let mut s = Session::new();
+        s.set_option("depth", "3").expect("depth");
+        s.set_option("Nodes", "5000").expect("nodes");
+        let asked = Limits {
+            depth: Some(9),
+            movetime: Some(200),
+            ..Limits::default()
+        };
+        let capped = s.capped(asked);
+        assert_eq!(
+            (capped.depth, capped.nodes, capped.movetime),
+            (Some(3), Some(5000), Some(200))
+        );
+        s.set_option("depth", "off").expect("depth off");
+        assert_eq!(s.capped(asked).depth, Some(9));
+        assert!(s.has_search_caps());
+    }
+}
