@@ -422,7 +422,7 @@ fn play(
         return Ok(());
     };
     if session.side(&side).is_err() {
-        let a_move = !matches!(session.game().check_move(&side), Err(RuleError::Syntax(_)));
+        let a_move = !matches!(session.game().check_move(&side), Err(RuleError::Syntax(..)));
         if a_move {
             let after = [Some(mv), extra].into_iter().flatten();
             return Err(GtpError::TextAfterMove(after.collect::<Vec<_>>().join(" ")));

@@ -234,6 +234,14 @@ impl Loop {
                         let sink = self.sink();
                         return gtp::Gtp::default().line(io, &mut self.session, line, sink);
                     }
+                    // A comment says nothing about the dialect of the commands after it.
+                    Some(w) if w.starts_with('#') => return Flow::Continue,
+                    // A UCI controller may ask before its handshake whether the engine is up:
+                    // it gets `readyok`, and its `uci` still chooses.
+                    Some("isready") => {
+                        let sink = self.sink();
+                        return self.ugi.line(io, &mut self.session, line, sink);
+                    }
                     Some("ugi" | "uci" | "uai") => Dialect::Ugi,
                     Some(_) => Dialect::Gtp,
                 }

@@ -4,9 +4,9 @@
 use nom::branch::alt;
 use nom::bytes::complete::{tag, tag_no_case, take_till1, take_while1};
 use nom::character::complete::{digit1, space0, space1};
-use nom::combinator::{all_consuming, map_res, opt, rest};
+use nom::combinator::{all_consuming, map_res, opt, recognize, rest};
 use nom::multi::many0;
-use nom::sequence::{preceded, terminated};
+use nom::sequence::{pair, preceded, terminated};
 use nom::IResult;
 
 fn word(i: &str) -> IResult<&str, &str> {
@@ -28,6 +28,12 @@ pub enum ParseError {
     UnknownGtp,
     #[error("unknown command '{0}'")]
     UnknownUgi(String),
+    /// A UGI handshake once GTP has been chosen: the dialect is fixed for the session.
+    #[error(
+        "unknown command: this session speaks GTP; '{0}' chooses UGI only as the first command, \
+         or start tetrad with --protocol ugi"
+    )]
+    HandshakeInGtp(String),
     #[error("syntax error: this command takes no arguments")]
     NoArguments,
     #[error("'{0}' takes no arguments")]
@@ -46,6 +52,11 @@ pub enum ParseError {
     GoNumber(String),
     #[error("go {0} value too large")]
     GoTooLarge(String),
+    /// A depth, node count, move time or move count that leaves nothing to search.
+    #[error("go {0} must be at least 1, got {1}")]
+    GoNotPositive(String, String),
+    #[error("go {0} must not be negative, got {1}")]
+    GoNegative(String, String),
     #[error("unknown go parameter '{0}'")]
     UnknownGoParameter(String),
     #[error("go perft needs a depth")]
@@ -221,7 +232,10 @@ pub const GTP_COMMANDS: &[(&str, &str)] = &[
         "showboard [svg]: a diagram of the position (text, or an SVG picture)",
     ),
     ("board_layout", "the board's geometry as JSON, for GUIs"),
-    ("set_option", "set_option NAME VALUE: sets an option"),
+    (
+        "set_option",
+        "set_option NAME [VALUE]: sets an option (a button takes no value)",
+    ),
     ("list_options", "every option: name, value and type"),
     (
         "time_settings",
@@ -327,15 +341,15 @@ pub fn gtp_command(cmd: &str, args: &str) -> Result<Gtp, ParseError> {
         "showboard" => Ok(Showboard),
         "board_layout" => no_args(BoardLayout, args),
         "set_option" => {
+            // A button (`clear_hash`) is pressed with no value.
             let (name, value) = whole(
                 args,
                 |i| {
                     let (i, name) = word(i)?;
-                    let (i, _) = space1(i)?;
-                    let (i, value) = rest(i)?;
-                    Ok((i, (name, value)))
+                    let (i, value) = opt(preceded(space1, rest))(i)?;
+                    Ok((i, (name, value.unwrap_or_default())))
                 },
-                "NAME VALUE",
+                "NAME [VALUE]",
             )?;
             Ok(SetOption {
                 name: name.to_ascii_lowercase(),
@@ -376,6 +390,7 @@ pub fn gtp_command(cmd: &str, args: &str) -> Result<Gtp, ParseError> {
         "kgs-time_settings" => Ok(KgsTimeSettings(whole(args, kgs_time, "a KGS time system")?)),
         "boardsize" => Ok(Boardsize(one_word(args)?)),
         "komi" => Ok(Komi(one_word(args)?)),
+        "ugi" | "uci" | "uai" => Err(ParseError::HandshakeInGtp(cmd.to_string())),
         _ => Err(ParseError::UnknownGtp),
     }
 }
@@ -492,13 +507,16 @@ pub struct Go {
     /// `go ponder`: search the position (the expected reply already played) until
     /// `ponderhit` or `stop`.
     pub ponder: bool,
+    /// Clocks given as negative (`wtime -100`), as written: they count as zero, and the front
+    /// end says so.
+    pub overdrawn: Vec<(String, String)>,
 }
 
-/// Clock values may be negative when a GUI's clock has run out; they count as zero.
-fn clock_ms(i: &str) -> IResult<&str, u64> {
-    let (i, neg) = opt(tag("-"))(i)?;
-    let (i, v) = uint::<u64>(i)?;
-    Ok((i, if neg.is_some() { 0 } else { v }))
+/// A number with an optional minus sign: whether it had one, its size, and the text.
+fn signed(i: &str) -> IResult<&str, (bool, u64, &str)> {
+    let (r, text) = recognize(pair(opt(tag("-")), digit1))(i)?;
+    let (_, v) = preceded(opt(tag("-")), uint::<u64>)(text)?;
+    Ok((r, (text.starts_with('-'), v, text)))
 }
 
 fn go_params(mut i: &str) -> Result<Go, ParseError> {
@@ -521,11 +539,22 @@ fn go_params(mut i: &str) -> Result<Go, ParseError> {
             i = r;
             continue;
         }
-        let value = |r| -> Result<(&str, u64), ParseError> {
-            preceded(space1, clock_ms)(r)
-                .map_err(|_: nom::Err<nom::error::Error<&str>>| ParseError::GoNumber(key.clone()))
-        };
-        let (r, v) = value(r)?;
+        let (r, (negative, v, text)) = preceded(space1, signed)(r)
+            .map_err(|_: nom::Err<nom::error::Error<&str>>| ParseError::GoNumber(key.clone()))?;
+        match key.as_str() {
+            // A GUI that lets a clock run past zero (a time margin) still wants a move.
+            "p1time" | "p2time" | "wtime" | "btime" if negative => {
+                go.overdrawn.push((key.clone(), text.to_string()));
+            }
+            "p1inc" | "p2inc" | "winc" | "binc" if negative => {
+                return Err(ParseError::GoNegative(key, text.to_string()));
+            }
+            "movestogo" | "movetime" | "depth" | "nodes" | "mate" if negative || v == 0 => {
+                return Err(ParseError::GoNotPositive(key, text.to_string()));
+            }
+            _ => {}
+        }
+        let v = if negative { 0 } else { v };
         let small = || u32::try_from(v).map_err(|_| ParseError::GoTooLarge(key.clone()));
         match key.as_str() {
             "p1time" => go.p1time = Some(v),
