@@ -789,6 +789,32 @@ mod tests {
     }
 
     #[test]
+    fn go_limits_below_one_are_refused_and_negative_clocks_noted() {
+        let refused = |line: &str| match ugi_line(line) {
+            Err(e) => e.to_string(),
+            Ok(c) => panic!("{line} accepted: {c:?}"),
+        };
+        assert_eq!(
+            refused("go depth -3"),
+            "go depth must be at least 1, got -3"
+        );
+        assert_eq!(refused("go nodes 0"), "go nodes must be at least 1, got 0");
+        assert_eq!(
+            refused("go binc -1"),
+            "go binc must not be negative, got -1"
+        );
+        assert_eq!(refused("go depth --3"), "go depth needs a number");
+        let Ok(Ugi::Go(go)) = ugi_line("go p1time -7 p2time 0 p1inc 0") else {
+            panic!("go did not parse");
+        };
+        assert_eq!(
+            (go.p1time, go.p2time, go.p1inc),
+            (Some(0), Some(0), Some(0))
+        );
+        assert_eq!(go.overdrawn, vec![("p1time".to_string(), "-7".to_string())]);
+    }
+
+    #[test]
     fn ugi_setoption_with_spaces() {
         assert_eq!(
             ugi_line("setoption name Move Overhead value 30"),
