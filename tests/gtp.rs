@@ -249,3 +249,112 @@ fn analyze_errors_change_nothing() {
     assert_eq!(e.gtp("set_position W:W:Bc5"), "=");
     assert_eq!(e.gtp("analyze depth 2"), "? game is over");
 }
+
+#[test]
+fn a_move_in_another_games_notation_names_the_forms_this_game_takes() {
+    let mut e = Engine::start(&[]);
+    assert_eq!(
+        e.gtp("play e4"),
+        "? illegal move: cannot parse 'e4': expected a move like c3-d4 or c3:e5"
+    );
+    // Every game's sample moves played in every game: each refusal of a move this game cannot
+    // read says what it can read.
+    let samples = [
+        "e4",
+        "c3-d4",
+        "c5:e3",
+        "h11",
+        "h10-h12-j14",
+        "e3-e4*",
+        "(b3)",
+        "swap",
+        "A@c3",
+        "c3-c5",
+    ];
+    let games = e.gtp("list_games");
+    for game in games.trim_start_matches("= ").lines() {
+        let mut named = 0;
+        for mv in samples {
+            assert_eq!(e.gtp(&format!("set_game {game}")), "=");
+            let answer = e.gtp(&format!("play {mv}"));
+            if answer.starts_with("? illegal move: cannot parse") {
+                assert!(
+                    answer.contains("': expected a move like "),
+                    "{game} {mv}: {answer}"
+                );
+                named += 1;
+            }
+        }
+        assert!(named > 0, "{game}: no sample was another game's form");
+    }
+}
+
+#[test]
+fn a_button_is_pressed_without_a_value() {
+    let mut e = Engine::start(&[]);
+    assert!(e.gtp("list_options").contains("\nclear_hash button"));
+    assert_eq!(e.gtp("set_option clear_hash"), "=");
+    assert_eq!(e.gtp("set_option Clear_Hash"), "=");
+    // Other options still need their value, and say so in their own words.
+    assert_eq!(
+        e.gtp("set_option threads"),
+        "? option threads needs a non-negative integer, got ''"
+    );
+    assert_eq!(e.gtp("set_option"), "? syntax error: expected NAME [VALUE]");
+    assert_eq!(e.gtp("set_option depth 3"), "=");
+    assert!(e.gtp("list_options").contains("\ndepth 3 spin"));
+}
+
+#[test]
+fn a_ugi_handshake_after_gtp_was_chosen_names_protocol_ugi() {
+    let mut e = Engine::start(&[]);
+    assert_eq!(e.gtp("name"), "= tetrad");
+    for word in ["uci", "ugi", "uai"] {
+        let answer = e.gtp(word);
+        assert!(answer.starts_with("? unknown command: "), "{answer}");
+        assert!(answer.contains("--protocol ugi"), "{answer}");
+    }
+    assert_eq!(e.gtp("known_command uci"), "= false");
+}
+
+#[test]
+fn negative_and_zero_limits_are_refused() {
+    let mut e = Engine::start(&[]);
+    for (cmd, why) in [
+        (
+            "set_option depth -3",
+            "? option depth needs a non-negative integer, got '-3'",
+        ),
+        (
+            "set_option movetime -100",
+            "? option movetime needs a non-negative integer, got '-100'",
+        ),
+        (
+            "set_option nodes -1",
+            "? option nodes needs a non-negative integer, got '-1'",
+        ),
+        (
+            "analyze movetime 0",
+            "? analyze movetime must be 1..86400000, got 0",
+        ),
+        ("analyze depth 0", "? analyze depth must be 1..100, got 0"),
+        (
+            "time_settings -1 0 0",
+            "? time_settings: the time must not be negative",
+        ),
+        (
+            "time_left white -100 0",
+            "? time_left: the time must not be negative",
+        ),
+        (
+            "kgs-time_settings absolute -5",
+            "? kgs-time_settings: the time must not be negative",
+        ),
+        ("perft -1", "? syntax error: expected a depth"),
+    ] {
+        assert_eq!(e.gtp(cmd), why, "{cmd}");
+    }
+    // 0 switches a search-limit option off, as documented.
+    assert_eq!(e.gtp("set_option depth 0"), "=");
+    assert!(e.gtp("list_options").contains("\ndepth 0 spin"));
+}

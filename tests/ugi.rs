@@ -554,3 +554,115 @@ fn quit_and_end_of_input_end_a_pondering_search() {
     );
     assert_eq!(e.wait_exit(common::TIMEOUT).map(|r| r.0), Some(0));
 }
+
+#[test]
+fn comments_a_byte_order_mark_and_isready_leave_the_dialect_to_the_handshake() {
+    // A comment first, a byte-order mark (an editor's, before a command file's first line),
+    // an `isready` before the handshake: the handshake that follows still chooses UGI.
+    for first in [
+        &b"# set up by a script\n"[..],
+        b"\xef\xbb\xbf",
+        b"isready\n",
+    ] {
+        let mut e = Engine::start(&[]);
+        e.send_bytes(first);
+        e.send("uci");
+        let lines = e.until("uciok");
+        let readyok = usize::from(first == b"isready\n");
+        assert!(lines[..readyok].iter().all(|l| l == "readyok"), "{lines:?}");
+        assert_eq!(lines[readyok], "id name tetrad", "{first:?}: {lines:?}");
+        e.send("isready");
+        assert_eq!(e.line(), "readyok");
+    }
+    // And GTP after them is GTP.
+    for first in [&b"# a comment\n"[..], b"\xef\xbb\xbf", b"isready\n"] {
+        let mut e = Engine::start(&[]);
+        e.send_bytes(first);
+        if first == b"isready\n" {
+            assert_eq!(e.line(), "readyok");
+        }
+        assert_eq!(e.gtp("name"), "= tetrad", "{first:?}");
+        assert_eq!(e.gtp("protocol_version"), "= 2");
+    }
+}
+
+#[test]
+fn limits_that_leave_nothing_to_search_are_refused() {
+    let mut e = Engine::start(&[]);
+    e.send("uci");
+    e.until("uciok");
+    e.send("position startpos");
+    for (go, why) in [
+        ("go depth -3", "go depth must be at least 1, got -3"),
+        ("go depth 0", "go depth must be at least 1, got 0"),
+        ("go nodes 0", "go nodes must be at least 1, got 0"),
+        ("go movetime 0", "go movetime must be at least 1, got 0"),
+        (
+            "go movetime -100",
+            "go movetime must be at least 1, got -100",
+        ),
+        ("go movestogo 0", "go movestogo must be at least 1, got 0"),
+        ("go mate 0", "go mate must be at least 1, got 0"),
+        (
+            "go wtime 1000 winc -10",
+            "go winc must not be negative, got -10",
+        ),
+        (
+            "go p1time 1000 p1inc -1",
+            "go p1inc must not be negative, got -1",
+        ),
+    ] {
+        e.send(go);
+        assert_eq!(e.line(), format!("info string error: {why}"), "{go}");
+        // Refused, so nothing searched and no `bestmove`.
+        e.send("isready");
+        assert_eq!(e.line(), "readyok", "{go}");
+    }
+    // A clock that has run past zero is said to be wrong, and a move still comes.
+    e.send("go wtime -100 btime 1000 depth 1");
+    assert_eq!(
+        e.line(),
+        "info string error: go wtime -100: a clock below zero counts as 0"
+    );
+    let lines = e.until("bestmove");
+    assert_ne!(lines.last().map(String::as_str), Some("bestmove (none)"));
+}
+
+#[test]
+fn with_no_position_every_command_that_reads_it_says_so() {
+    let mut e = Engine::start(&[]);
+    e.send("uci");
+    e.until("uciok");
+    e.send("position startpos moves c3-d4 f6-e5");
+    e.send("position startpos moves zz");
+    let why = e.line();
+    assert!(why.starts_with("info string error: illegal move"), "{why}");
+    let none = format!(
+        "info string error: no position ({})",
+        why.trim_start_matches("info string error: ")
+    );
+    e.send("go depth 1");
+    assert_eq!(e.line(), none);
+    assert_eq!(e.line(), "bestmove (none)");
+    for cmd in ["go perft 1", "d", "eval"] {
+        e.send(cmd);
+        assert_eq!(e.line(), none, "{cmd}");
+    }
+    // An arbiter waits for its `response`: every query gets one.
+    e.send("query p1turn");
+    assert_eq!(e.line(), none);
+    assert_eq!(e.line(), "response false");
+    e.send("query gameover");
+    assert_eq!(e.line(), "response true");
+    e.send("query result");
+    assert_eq!(e.line(), "response none");
+    e.send("query sideways");
+    assert_eq!(e.line(), "info string error: unknown query 'sideways'");
+    assert_eq!(e.line(), "response none");
+    e.send("isready");
+    assert_eq!(e.line(), "readyok");
+    // A valid position ends it.
+    e.send("position startpos moves c3-d4 f6-e5");
+    e.send("go perft 1");
+    assert_eq!(e.line(), "d4:f6: 1");
+}

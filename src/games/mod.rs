@@ -68,9 +68,10 @@ impl Terminal {
 /// Errors a game reports on input. Callers branch on the variant; `Display` is the user message.
 #[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
 pub enum RuleError {
-    /// The text is not a move in this game's notation at all.
-    #[error("illegal move: cannot parse '{0}'")]
-    Syntax(String),
+    /// The text is not a move in this game's notation at all, with the forms the game takes
+    /// (`c3-d4 or c3:e5`): a move typed for another game is the usual cause.
+    #[error("illegal move: cannot parse '{0}': expected a move like {1}")]
+    Syntax(String, &'static str),
     /// Well-formed, but not a legal move here; the string says why.
     #[error("illegal move: {0}")]
     Illegal(String),

@@ -86,14 +86,27 @@ fn front_end(dialect: Dialect) -> Box<dyn FrontEnd> {
     }
 }
 
-/// The dialect a first line chooses; `None` for a line that chooses nothing (empty, or not
-/// text).
-fn chosen_by(line: &Result<String, LineError>) -> Option<Dialect> {
-    let first = line.as_ref().ok()?.split(' ').next()?.to_ascii_lowercase();
-    match first.as_str() {
-        "" => None,
-        "ugi" | "uci" | "uai" => Some(Dialect::Ugi),
-        _ => Some(Dialect::Gtp),
+/// What a line read before the dialect is chosen does to the choice.
+enum Choice {
+    Dialect(Dialect),
+    /// Empty, or not text: GTP's business, and nothing is chosen.
+    Nothing,
+    /// A `#` comment: ignored, nothing chosen.
+    Comment,
+    /// `isready`: answered, nothing chosen.
+    Ready,
+}
+
+fn chosen_by(line: &Result<String, LineError>) -> Choice {
+    let Some(first) = line.as_ref().ok().and_then(|l| l.split(' ').next()) else {
+        return Choice::Nothing;
+    };
+    match first.to_ascii_lowercase().as_str() {
+        "" => Choice::Nothing,
+        w if w.starts_with('#') => Choice::Comment,
+        "isready" => Choice::Ready,
+        "ugi" | "uci" | "uai" => Choice::Dialect(Dialect::Ugi),
+        _ => Choice::Dialect(Dialect::Gtp),
     }
 }
 
@@ -267,12 +280,20 @@ impl Loop {
     fn line(&mut self, io: &mut Io, line: Result<String, LineError>) -> Flow {
         if self.front.is_none() {
             match chosen_by(&line) {
-                Some(dialect) => self.front = Some(front_end(dialect)),
-                None => {
+                Choice::Dialect(dialect) => self.front = Some(front_end(dialect)),
+                Choice::Nothing => {
                     // Nothing decided yet; an empty line needs no answer, a refused one gets
                     // GTP's.
                     gtp::refuse(io, line);
                     return Flow::Continue;
+                }
+                // A comment says nothing about the dialect of the commands after it.
+                Choice::Comment => return Flow::Continue,
+                // A UCI controller may ask before its handshake whether the engine is up: it
+                // gets `readyok`, and its `uci` still chooses.
+                Choice::Ready => {
+                    let sink = self.sink();
+                    return ugi::Ugi::default().line(io, &mut self.session, line, sink);
                 }
             }
         }

@@ -4,9 +4,9 @@
 use nom::branch::alt;
 use nom::bytes::complete::{tag, tag_no_case, take_till1, take_while1};
 use nom::character::complete::{digit1, space0, space1};
-use nom::combinator::{all_consuming, map_res, opt, rest};
+use nom::combinator::{all_consuming, map_res, opt, recognize, rest};
 use nom::multi::many0;
-use nom::sequence::{preceded, terminated};
+use nom::sequence::{pair, preceded, terminated};
 use nom::IResult;
 
 fn word(i: &str) -> IResult<&str, &str> {
@@ -28,6 +28,12 @@ pub enum ParseError {
     UnknownGtp,
     #[error("unknown command '{0}'")]
     UnknownUgi(String),
+    /// A UGI handshake once GTP has been chosen: the dialect is fixed for the session.
+    #[error(
+        "unknown command: this session speaks GTP; '{0}' chooses UGI only as the first command, \
+         or start tetrad with --protocol ugi"
+    )]
+    HandshakeInGtp(String),
     #[error("syntax error: this command takes no arguments")]
     NoArguments,
     #[error("'{0}' takes no arguments")]
@@ -46,6 +52,11 @@ pub enum ParseError {
     GoNumber(String),
     #[error("go {0} value too large")]
     GoTooLarge(String),
+    /// A depth, node count, move time or move count that leaves nothing to search.
+    #[error("go {0} must be at least 1, got {1}")]
+    GoNotPositive(String, String),
+    #[error("go {0} must not be negative, got {1}")]
+    GoNegative(String, String),
     #[error("unknown go parameter '{0}'")]
     UnknownGoParameter(String),
     #[error("go perft needs a depth")]
@@ -307,7 +318,7 @@ pub static GTP_COMMANDS: &[GtpCommand] = &[
     ),
     sync(
         "set_option",
-        "set_option NAME VALUE: sets an option",
+        "set_option NAME [VALUE]: sets an option (a button takes no value)",
         set_option,
     ),
     sync("list_options", "every option: name, value and type", |a| {
@@ -382,6 +393,9 @@ fn whole<'a, T>(
 
 /// Parses the argument text of GTP command `cmd`.
 pub fn gtp_command(cmd: &str, args: &str) -> Result<Gtp, ParseError> {
+    if matches!(cmd, "ugi" | "uci" | "uai") {
+        return Err(ParseError::HandshakeInGtp(cmd.to_string()));
+    }
     let command = gtp_lookup(cmd).ok_or(ParseError::UnknownGtp)?;
     (command.parse)(args)
 }
@@ -413,15 +427,15 @@ fn genmove(args: &str, commit: bool) -> Result<Gtp, ParseError> {
 }
 
 fn set_option(args: &str) -> Result<Gtp, ParseError> {
+    // A button (`clear_hash`) is pressed with no value.
     let (name, value) = whole(
         args,
         |i| {
             let (i, name) = word(i)?;
-            let (i, _) = space1(i)?;
-            let (i, value) = rest(i)?;
-            Ok((i, (name, value)))
+            let (i, value) = opt(preceded(space1, rest))(i)?;
+            Ok((i, (name, value.unwrap_or_default())))
         },
-        "NAME VALUE",
+        "NAME [VALUE]",
     )?;
     Ok(Gtp::SetOption {
         name: name.to_ascii_lowercase(),
@@ -573,13 +587,16 @@ pub struct Go {
     /// `go ponder`: search the position (the expected reply already played) until
     /// `ponderhit` or `stop`.
     pub ponder: bool,
+    /// Clocks given as negative (`wtime -100`), as written: they count as zero, and the front
+    /// end says so.
+    pub overdrawn: Vec<(String, String)>,
 }
 
-/// Clock values may be negative when a GUI's clock has run out; they count as zero.
-fn clock_ms(i: &str) -> IResult<&str, u64> {
-    let (i, neg) = opt(tag("-"))(i)?;
-    let (i, v) = uint::<u64>(i)?;
-    Ok((i, if neg.is_some() { 0 } else { v }))
+/// A number with an optional minus sign: whether it had one, its size, and the text.
+fn signed(i: &str) -> IResult<&str, (bool, u64, &str)> {
+    let (r, text) = recognize(pair(opt(tag("-")), digit1))(i)?;
+    let (_, v) = preceded(opt(tag("-")), uint::<u64>)(text)?;
+    Ok((r, (text.starts_with('-'), v, text)))
 }
 
 fn go_params(mut i: &str) -> Result<Go, ParseError> {
@@ -602,11 +619,22 @@ fn go_params(mut i: &str) -> Result<Go, ParseError> {
             i = r;
             continue;
         }
-        let value = |r| -> Result<(&str, u64), ParseError> {
-            preceded(space1, clock_ms)(r)
-                .map_err(|_: nom::Err<nom::error::Error<&str>>| ParseError::GoNumber(key.clone()))
-        };
-        let (r, v) = value(r)?;
+        let (r, (negative, v, text)) = preceded(space1, signed)(r)
+            .map_err(|_: nom::Err<nom::error::Error<&str>>| ParseError::GoNumber(key.clone()))?;
+        match key.as_str() {
+            // A GUI that lets a clock run past zero (a time margin) still wants a move.
+            "p1time" | "p2time" | "wtime" | "btime" if negative => {
+                go.overdrawn.push((key.clone(), text.to_string()));
+            }
+            "p1inc" | "p2inc" | "winc" | "binc" if negative => {
+                return Err(ParseError::GoNegative(key, text.to_string()));
+            }
+            "movestogo" | "movetime" | "depth" | "nodes" | "mate" if negative || v == 0 => {
+                return Err(ParseError::GoNotPositive(key, text.to_string()));
+            }
+            _ => {}
+        }
+        let v = if negative { 0 } else { v };
         let small = || u32::try_from(v).map_err(|_| ParseError::GoTooLarge(key.clone()));
         match key.as_str() {
             "p1time" => go.p1time = Some(v),
@@ -838,6 +866,32 @@ mod tests {
                 ..Go::default()
             }))
         );
+    }
+
+    #[test]
+    fn go_limits_below_one_are_refused_and_negative_clocks_noted() {
+        let refused = |line: &str| match ugi_line(line) {
+            Err(e) => e.to_string(),
+            Ok(c) => panic!("{line} accepted: {c:?}"),
+        };
+        assert_eq!(
+            refused("go depth -3"),
+            "go depth must be at least 1, got -3"
+        );
+        assert_eq!(refused("go nodes 0"), "go nodes must be at least 1, got 0");
+        assert_eq!(
+            refused("go binc -1"),
+            "go binc must not be negative, got -1"
+        );
+        assert_eq!(refused("go depth --3"), "go depth needs a number");
+        let Ok(Ugi::Go(go)) = ugi_line("go p1time -7 p2time 0 p1inc 0") else {
+            panic!("go did not parse");
+        };
+        assert_eq!(
+            (go.p1time, go.p2time, go.p1inc),
+            (Some(0), Some(0), Some(0))
+        );
+        assert_eq!(go.overdrawn, vec![("p1time".to_string(), "-7".to_string())]);
     }
 
     #[test]

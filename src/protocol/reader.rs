@@ -28,12 +28,13 @@ impl std::fmt::Display for LineError {
     }
 }
 
-/// Control characters go, tabs become spaces, CR and surrounding blanks are dropped.
+/// Control characters go, tabs become spaces, CR and surrounding blanks are dropped, and so
+/// does the byte-order mark an editor may put before a command file's first line.
 pub fn clean(raw: &str) -> String {
     raw.chars()
         .filter_map(|c| match c {
             '\t' => Some(' '),
-            c if c.is_control() => None,
+            c if c.is_control() || c == '\u{feff}' => None,
             c => Some(c),
         })
         .collect::<String>()
@@ -131,7 +132,7 @@ mod tests {
 
     #[test]
     fn splits_cleans_and_ends_with_eof() {
-        let ev = lines(b"name\r\n\tplay  c3-d4\x07\nlast".to_vec());
+        let ev = lines(b"\xef\xbb\xbfname\r\n\tplay  c3-d4\x07\nlast".to_vec());
         assert_eq!(
             ev,
             vec![

@@ -69,7 +69,18 @@ impl FrontEnd for Ugi {
                 error(io, &format!("no position ({why})"));
                 io.send("bestmove (none)\n");
             }
+            // Every command that reads the position agrees that there is none.
+            Cmd::Perft(_) | Cmd::Display | Cmd::Eval if self.no_position.is_some() => {
+                let why = self.no_position.as_deref().unwrap_or_default();
+                error(io, &format!("no position ({why})"));
+            }
             Cmd::Go(go) => {
+                for (key, value) in &go.overdrawn {
+                    error(
+                        io,
+                        &format!("go {key} {value}: a clock below zero counts as 0"),
+                    );
+                }
                 match session.search(None, limits(session, &go), mode(&go), sink) {
                     Ok(()) => {}
                     // A finished game has no move to search: the GUI asks `query gameover`.
@@ -291,9 +302,10 @@ fn query(io: &mut Io, session: &Session, no_position: Option<&str>, q: &str) {
         // Without a position there is no game to go on with, and no result.
         ("gameover", Some(_)) => "true".into(),
         ("result", Some(_)) => "none".into(),
+        // An arbiter waits for its `response`: it gets one, and it is nobody's turn.
         ("p1turn", Some(why)) => {
             error(io, &format!("no position ({why})"));
-            return;
+            "false".into()
         }
         ("gameover", None) => session.result().is_some().to_string(),
         ("p1turn", None) => (session.side_to_move() == Side::P1).to_string(),
@@ -305,7 +317,7 @@ fn query(io: &mut Io, session: &Session, no_position: Option<&str>, q: &str) {
         },
         _ => {
             error(io, &format!("unknown query '{q}'"));
-            return;
+            "none".into()
         }
     };
     io.send(&format!("response {answer}\n"));

@@ -198,7 +198,7 @@ impl Session {
     /// Whether `text` reads as a move in the current position (legal or not), as opposed to
     /// text that is no move at all.
     pub fn is_move_text(&self, text: &str) -> bool {
-        !matches!(self.game.check_move(text), Err(RuleError::Syntax(_)))
+        !matches!(self.game.check_move(text), Err(RuleError::Syntax(..)))
     }
 
     /// Canonical notation of every legal move, sorted; `None` when there are more than

@@ -82,7 +82,7 @@ impl Notation for Nim {
         let n: u32 = text
             .trim()
             .parse()
-            .map_err(|_| RuleError::Syntax(text.to_string()))?;
+            .map_err(|_| RuleError::Syntax(text.to_string(), "1, 2 or 3"))?;
         if !(1..=3).contains(&n) {
             return Err(RuleError::Illegal("take 1, 2 or 3 stones".into()));
         }

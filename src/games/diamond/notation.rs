@@ -34,11 +34,14 @@ fn side_name(pos: &Pos) -> &'static str {
     }
 }
 
+/// The move forms a refusal names.
+const MOVE_FORMS: &str = "e4 (place), e3-e4 (step), (b3) (remove) or swap";
+
 /// Reads a move leniently (case, surrounding blanks, an optional `*`, `-` optional between the
 /// points of a step) and returns it only if it is legal, else says why not.
 pub fn parse_move(pos: &Pos, text: &str) -> Result<Move, RuleError> {
     let t = text.trim().to_ascii_lowercase();
-    let syntax = || RuleError::Syntax(text.trim().to_string());
+    let syntax = || RuleError::Syntax(text.trim().to_string(), MOVE_FORMS);
     let illegal = |why: String| RuleError::Illegal(format!("{}: {why}", text.trim()));
     if t == "swap" {
         if pos.is_swap_turn() {

@@ -131,9 +131,12 @@ thread_local! {
     static RECENT: RefCell<Vec<(PathKey, Option<Vec<u16>>)>> = const { RefCell::new(Vec::new()) };
 }
 
+/// The move forms a refusal names.
+const MOVE_FORMS: &str = "h11 (place a man) or h10-h12-j14 (jump the ball)";
+
 pub fn parse_move(pos: &Pos, text: &str) -> Result<Move, RuleError> {
     let t = text.trim();
-    let syntax = || RuleError::Syntax(t.to_string());
+    let syntax = || RuleError::Syntax(t.to_string(), MOVE_FORMS);
     if !t.contains('-') {
         let p = parse_point(t).ok_or_else(syntax)?;
         if !PLACEABLE.get(p as usize) {

@@ -107,13 +107,17 @@ fn side_name(side: usize) -> &'static str {
     }
 }
 
+/// The move forms a refusal names.
+const MOVE_FORMS: &str = "c3-d4 or c3:e5";
+
 /// Lenient parse: any full path (`:` or `x` between squares), and the short form `from:to`,
 /// `fromxto` or `from-to` when exactly one legal move starts and ends there; case and
 /// surrounding whitespace do not matter.
 pub fn parse_move(pos: &Position, text: &str) -> Result<Move, RuleError> {
     let t = text.trim().to_ascii_lowercase();
-    let syntax = || RuleError::Syntax(text.trim().chars().take(64).collect());
-    if t.is_empty() || t.len() > 200 {
+    let syntax = || RuleError::Syntax(text.trim().chars().take(64).collect(), MOVE_FORMS);
+    // One square alone (`e4`, another game's placement) is no move here, light square or not.
+    if t.is_empty() || t.len() > 200 || !t.contains([':', 'x', '-']) {
         return Err(syntax());
     }
     // `-` marks a quiet move or the short form of a capture, never a longer path.

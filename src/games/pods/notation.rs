@@ -54,7 +54,12 @@ pub fn read(text: &str) -> Option<PodsMove> {
 }
 
 pub fn parse(game: &Pods, pos: &Pos, text: &str) -> Result<PodsMove, RuleError> {
-    let mv = read(text).ok_or_else(|| RuleError::Syntax(text.trim().to_string()))?;
+    let forms = if game.advanced() {
+        "A@c3 (place pod A) or c3-c5 (move along a leg)"
+    } else {
+        "A@c3 (place pod A on c3)"
+    };
+    let mv = read(text).ok_or_else(|| RuleError::Syntax(text.trim().to_string(), forms))?;
     let mut legal = Vec::new();
     game.tables.gen_moves(pos, game.advanced(), &mut legal);
     if legal.contains(&mv) {
