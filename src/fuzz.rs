@@ -1,5 +1,5 @@
 //! Entry points for coverage-guided fuzzing (`fuzz/`, driven by `scripts/fuzz.sh`) and for the
-//! test that replays their seeds and every finding (`tests/fuzz_corpus.rs`).
+//! test that replays their seeds and every finding (`tests/engine/fuzz_corpus.rs`).
 //!
 //! Each target takes raw bytes and must neither panic nor hang, whatever they are; the game and
 //! data targets also check the round-trip properties that the proptests check on generated input.

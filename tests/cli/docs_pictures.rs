@@ -73,7 +73,7 @@ fn committed_pictures_are_up_to_date() {
     }
     assert!(
         stale.is_empty(),
-        "stale pictures (TETRAD_UPDATE_PICTURES=1 cargo test --release --test docs_pictures): {stale:?}"
+        "stale pictures (TETRAD_UPDATE_PICTURES=1 cargo test --release --test cli docs_pictures): {stale:?}"
     );
     let mut present = BTreeSet::new();
     svgs_under(&root().join("docs"), &mut present);
