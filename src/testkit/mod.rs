@@ -28,6 +28,7 @@ use crate::games::{self, DrawTracker, Game, Outcome, PerftStop, RuleError, Termi
 use crate::render::Draw;
 use crate::search::{self, Limits, Params, Table, MATE, MATE_BOUND};
 
+pub mod faulty;
 pub mod nim;
 
 /// At most this many of the previous position's moves are asked about in the next one.
