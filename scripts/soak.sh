@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Long random-play soak: SOAK_GAMES seeded random games per game name (Phutball a quarter of
-# them), every invariant of the conformance kit (src/testkit/, run by tests/engine/soak.rs and examples/long_runs) checked
-# after every move; prints the positions checked, the wall time and the peak RSS; then SEARCHES
-# searches per game with 2 to 4 threads (Lazy SMP) on random positions, each answering a legal
-# move.
+# Long random-play soak (examples/long_runs): SOAK_GAMES seeded random games per game name
+# (Phutball a quarter of them), every invariant of the conformance kit (src/testkit/, run by
+# tests/engine/soak.rs) checked after every move; prints the positions checked, the wall time
+# and the peak RSS; then SEARCHES searches per game with 2 to 4 threads (Lazy SMP) on random
+# positions, each answering a legal move.
 #   scripts/soak.sh [GAMES] [SEED] [SEARCHES]      (defaults: 4000 0 2000)
 set -euo pipefail
 cd "$(dirname "$0")/.."
