@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Times GTP commands on Phutball positions full of men, each in a fresh engine, and reports the
 engine's peak resident memory (Linux). The positions are the densest ones of
-tests/phutball_dense.rs (4.7, 28 and 7.5 million ball moves, and one with over 100 million),
+tests/engine/phutball_dense.rs (4.7, 28 and 7.5 million ball moves, and one with over 100 million),
 or one position string per line of --file.
 
 usage: python3 scripts/dense_genmove.py [--bin target/release/tetrad] [--movetime 1000]

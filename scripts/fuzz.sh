@@ -11,7 +11,7 @@
 # Targets (src/fuzz.rs): game_text (each game's position strings and moves, with round-trip
 # checks), protocol (whole GTP/UGI sessions through the real protocol loop), pods_data (Pods
 # data files). A crash or hang found goes into fuzz/regressions/TARGET/ with a name that says
-# what it was, gets its fix, and is replayed by tests/fuzz_corpus.rs from then on.
+# what it was, gets its fix, and is replayed by tests/engine/fuzz_corpus.rs from then on.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TARGETS=(game_text protocol pods_data)
@@ -63,7 +63,7 @@ all)
     stats "${TARGETS[@]}"
     ;;
 stats) stats "${TARGETS[@]}" ;;
-replay) cargo test --release --test fuzz_corpus ;;
+replay) cargo test --release --test engine fuzz_corpus ;;
 *)
     sed -n '2,14p' "$0"
     exit 2

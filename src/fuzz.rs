@@ -1,5 +1,5 @@
 //! Entry points for coverage-guided fuzzing (`fuzz/`, driven by `scripts/fuzz.sh`) and for the
-//! test that replays their seeds and every finding (`tests/fuzz_corpus.rs`). Test support, like
+//! test that replays their seeds and every finding (`tests/engine/fuzz_corpus.rs`). Test support, like
 //! the test kit: built only with the `testkit` feature (which `fuzz/Cargo.toml` turns on), never
 //! part of the engine. Above the protocol layer, since the protocol target runs the whole loop.
 //!

@@ -4,7 +4,8 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::AtomicBool;
 
 use super::*;
-use crate::games::{RuleError, Side, Terminal};
+use crate::games::Side;
+use crate::testkit::faulty::{Fault, Faulty};
 use crate::testkit::nim::{Nim, NimPos};
 use crate::testkit::{self, negamax};
 
@@ -159,83 +160,13 @@ fn a_stopped_search_with_helpers_still_yields_a_move() {
     assert!(r.best.is_some());
 }
 
-/// Nim whose evaluation fails on helper threads only (they are named "search"; test threads
-/// are not), standing in for a bug a helper meets.
-#[derive(Clone)]
-struct FaultyHelpers;
-
-impl Rules for FaultyHelpers {
-    type Pos = NimPos;
-    type Move = u32;
-    fn name(&self) -> &'static str {
-        "faulty-helpers"
-    }
-    fn side_names(&self) -> [&'static str; 2] {
-        Nim.side_names()
-    }
-    fn start(&self) -> NimPos {
-        NimPos {
-            stones: 200,
-            side: Side::P1,
-        }
-    }
-    fn side_to_move(&self, pos: &NimPos) -> Side {
-        pos.side
-    }
-    fn for_each_move<F: FnMut(u32) -> std::ops::ControlFlow<()>>(
-        &self,
-        pos: &NimPos,
-        f: F,
-    ) -> std::ops::ControlFlow<()> {
-        Nim.for_each_move(pos, f)
-    }
-    fn make(&self, pos: &NimPos, mv: u32) -> NimPos {
-        Nim.make(pos, mv)
-    }
-    fn hash(&self, pos: &NimPos) -> u64 {
-        Nim.hash(pos)
-    }
-    fn terminal(&self, pos: &NimPos) -> Option<Terminal> {
-        Nim.terminal(pos)
-    }
-    fn no_moves(&self, pos: &NimPos) -> Terminal {
-        Nim.no_moves(pos)
-    }
-}
-
-impl Notation for FaultyHelpers {
-    fn format_move(&self, pos: &NimPos, mv: u32) -> String {
-        Nim.format_move(pos, mv)
-    }
-    fn parse_move(&self, pos: &NimPos, text: &str) -> Result<u32, RuleError> {
-        Nim.parse_move(pos, text)
-    }
-    fn format_position(&self, pos: &NimPos) -> String {
-        Nim.format_position(pos)
-    }
-    fn parse_position(&self, text: &str) -> Result<NimPos, RuleError> {
-        Nim.parse_position(text)
-    }
-    fn render(&self, pos: &NimPos) -> String {
-        Nim.render(pos)
-    }
-}
-
-impl FastPaths for FaultyHelpers {}
-impl GameOptions for FaultyHelpers {}
-impl crate::games::Draw for FaultyHelpers {}
-impl crate::games::Tunable for FaultyHelpers {}
-
-impl SearchHooks for FaultyHelpers {
-    fn evaluate(&self, _pos: &NimPos) -> i32 {
-        assert_ne!(std::thread::current().name(), Some("search"), "helper bug");
-        0
-    }
-}
-
 #[test]
 fn a_panic_in_a_helper_ends_every_thread_and_comes_back_to_the_caller() {
-    let game = FaultyHelpers;
+    // A pile too big to search to its end, so that the helpers evaluate (and fail).
+    let game = Faulty {
+        fault: Fault::HelperEvaluation,
+        start: 200,
+    };
     let pos = game.start();
     // Unbounded: without the panic stopping the main thread this would not end.
     let limits = Limits {

@@ -380,99 +380,19 @@ impl Session {
 #[cfg(test)]
 mod tests {
     use std::io::Cursor;
-    use std::ops::ControlFlow;
     use std::sync::mpsc;
     use std::thread;
     use std::time::Duration;
 
     use super::*;
-    use crate::games::prelude::*;
     use crate::protocol::{self, Dialect};
-    use crate::testkit::nim::{Nim, NimPos};
-
-    /// The kit's toy game with its search and perft hooks broken, standing in for any bug there.
-    #[derive(Clone)]
-    struct Faulty;
-
-    impl Rules for Faulty {
-        type Pos = NimPos;
-        type Move = u32;
-        fn name(&self) -> &'static str {
-            "faulty"
-        }
-        fn side_names(&self) -> [&'static str; 2] {
-            Nim.side_names()
-        }
-        fn start(&self) -> NimPos {
-            Nim.start()
-        }
-        fn side_to_move(&self, pos: &NimPos) -> Side {
-            Nim.side_to_move(pos)
-        }
-        fn for_each_move<F: FnMut(u32) -> ControlFlow<()>>(
-            &self,
-            pos: &NimPos,
-            f: F,
-        ) -> ControlFlow<()> {
-            Nim.for_each_move(pos, f)
-        }
-        fn make(&self, pos: &NimPos, mv: u32) -> NimPos {
-            Nim.make(pos, mv)
-        }
-        fn hash(&self, pos: &NimPos) -> u64 {
-            Nim.hash(pos)
-        }
-        fn terminal(&self, pos: &NimPos) -> Option<Terminal> {
-            Nim.terminal(pos)
-        }
-        fn no_moves(&self, pos: &NimPos) -> Terminal {
-            Nim.no_moves(pos)
-        }
-    }
-
-    impl Notation for Faulty {
-        fn format_move(&self, pos: &NimPos, mv: u32) -> String {
-            Nim.format_move(pos, mv)
-        }
-        fn parse_move(&self, pos: &NimPos, text: &str) -> Result<u32, RuleError> {
-            Nim.parse_move(pos, text)
-        }
-        fn format_position(&self, pos: &NimPos) -> String {
-            Nim.format_position(pos)
-        }
-        fn parse_position(&self, text: &str) -> Result<NimPos, RuleError> {
-            Nim.parse_position(text)
-        }
-        fn render(&self, pos: &NimPos) -> String {
-            Nim.render(pos)
-        }
-    }
-
-    impl SearchHooks for Faulty {
-        fn evaluate(&self, pos: &NimPos) -> i32 {
-            Nim.evaluate(pos)
-        }
-        fn root_moves_until(&self, _pos: &NimPos, _out: &mut Vec<u32>, _stop: &dyn Fn() -> bool) {
-            panic!("root_moves bug");
-        }
-    }
-
-    impl FastPaths for Faulty {
-        // Every perft goes to the game's own.
-        const PERFT_SUBTREE_DEPTH: u32 = u32::MAX;
-        fn perft(&self, _pos: &NimPos, _depth: u32) -> u64 {
-            panic!("perft bug");
-        }
-    }
-
-    impl GameOptions for Faulty {}
-
-    impl crate::games::Draw for Faulty {}
-    impl crate::games::Tunable for Faulty {}
+    use crate::testkit::faulty::{Fault, Faulty};
 
     fn run(dialect: Dialect, input: &'static str) -> String {
         let session = Session {
-            game: Box::new(engine::GameState::new(Faulty)),
+            game: Box::new(engine::GameState::new(Faulty::new(
+                Fault::RootMovesAndPerft,
+            ))),
             ..Session::new()
         };
         let (tx, rx) = mpsc::channel();

@@ -10,6 +10,18 @@ use std::time::{Duration, Instant};
 
 pub const TIMEOUT: Duration = Duration::from_secs(20);
 
+/// The engine binary. Cargo names it to integration tests (built with `cfg(test)`) only; the
+/// long-run programs (examples/long_runs) share this module but never start the engine.
+#[cfg(test)]
+pub fn binary() -> &'static str {
+    env!("CARGO_BIN_EXE_tetrad")
+}
+
+#[cfg(not(test))]
+pub fn binary() -> &'static str {
+    unreachable!("only tests start the engine binary")
+}
+
 pub struct Engine {
     child: Child,
     stdin: Option<ChildStdin>,
@@ -18,7 +30,7 @@ pub struct Engine {
 
 impl Engine {
     pub fn start(args: &[&str]) -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_tetrad"))
+        let mut child = Command::new(binary())
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())

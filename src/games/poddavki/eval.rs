@@ -1,7 +1,8 @@
 //! Static evaluation and move-ordering hints for the giveaway goal.
 //!
 //! The side that runs out of moves wins. The terms and their signs were chosen by self-play
-//! matches (see `tests/selfplay.rs`), which overturned the first guess that few moves are good:
+//! matches (see `tests/engine/selfplay.rs`), which overturned the first guess that few moves are
+//! good:
 //! - fewer own pieces is better, but material is worth less than freedom;
 //! - own mobility is worth a lot: a side with choices decides when and what to give away, while a
 //!   side short of moves gets pushed into captures it does not want;

@@ -53,6 +53,26 @@ fn brute_wins(g: &Pods, pos: &Pos, nodes: &mut u64) -> bool {
         .any(|&m| !brute_wins(g, &g.make(pos, m), nodes))
 }
 
+/// The positions of one game of uniformly random moves from a randomly rotated start, to the
+/// position with no move. Lazy: each move is drawn when the next position is asked for, so a
+/// caller that stops early leaves `rng` where it stopped.
+fn random_game<'a>(g: &'a Pods, rng: &'a mut SmallRng) -> impl Iterator<Item = Pos> + 'a {
+    let mut pos = Pos::start(rng.gen_range(0..4));
+    let mut first = true;
+    std::iter::from_fn(move || {
+        if !first {
+            let mut mv = vec![];
+            g.legal_moves(&pos, &mut mv);
+            if mv.is_empty() {
+                return None;
+            }
+            pos = g.make(&pos, mv[rng.gen_range(0..mv.len())]);
+        }
+        first = false;
+        Some(pos)
+    })
+}
+
 #[test]
 fn endgame_suite_solver_matches_plain_minimax() {
     let g = game(false);
@@ -123,17 +143,7 @@ fn solver_is_exact_on_random_late_positions() {
     let mut rng = SmallRng::seed_from_u64(99);
     let mut checked = 0;
     for _ in 0..30 {
-        let mut pos = Pos::start(rng.gen_range(0..4));
-        let mut hist = vec![pos];
-        loop {
-            let mut mv = vec![];
-            g.legal_moves(&pos, &mut mv);
-            if mv.is_empty() {
-                break;
-            }
-            pos = g.make(&pos, mv[rng.gen_range(0..mv.len())]);
-            hist.push(pos);
-        }
+        let hist: Vec<Pos> = random_game(&g, &mut rng).collect();
         let p = hist[hist.len().saturating_sub(6)];
         let mut memo = HashMap::new();
         if longest(&g, &p, &mut memo, 20_000).is_none_or(|l| l > 8) {
@@ -153,24 +163,19 @@ fn evaluation_is_exact_when_almost_nothing_is_left() {
     let mut rng = SmallRng::seed_from_u64(5);
     let mut checked = 0;
     for _ in 0..40 {
-        let mut pos = Pos::start(rng.gen_range(0..4));
-        loop {
-            let mut mv = vec![];
-            g.legal_moves(&pos, &mut mv);
-            if mv.is_empty() {
-                break;
-            }
-            if solver::points_left(&g.tables, &pos) <= 4 {
+        let game: Vec<Pos> = random_game(&g, &mut rng).collect();
+        // Every position but the last, which has no move.
+        for pos in &game[..game.len() - 1] {
+            if solver::points_left(&g.tables, pos) <= 4 {
                 let mut nodes = 0;
-                let want = if brute_wins(&g, &pos, &mut nodes) {
+                let want = if brute_wins(&g, pos, &mut nodes) {
                     1
                 } else {
                     -1
                 };
-                assert_eq!(g.evaluate(&pos), want * eval::PROVEN);
+                assert_eq!(g.evaluate(pos), want * eval::PROVEN);
                 checked += 1;
             }
-            pos = g.make(&pos, mv[rng.gen_range(0..mv.len())]);
         }
     }
     assert!(checked >= 20, "only {checked}");
@@ -215,17 +220,7 @@ fn generate_endgame_suite() {
     let mut games = 0;
     while wins + losses < 40 && games < 400 {
         games += 1;
-        let mut pos = Pos::start(rng.gen_range(0..4));
-        let mut hist = vec![pos];
-        loop {
-            let mut mv = vec![];
-            g.legal_moves(&pos, &mut mv);
-            if mv.is_empty() {
-                break;
-            }
-            pos = g.make(&pos, mv[rng.gen_range(0..mv.len())]);
-            hist.push(pos);
-        }
+        let hist: Vec<Pos> = random_game(&g, &mut rng).collect();
         let back = rng.gen_range(6..=10usize);
         if back >= hist.len() {
             continue;
@@ -278,17 +273,7 @@ fn solver_bench() {
     let mut rng = SmallRng::seed_from_u64(1);
     let mut set = vec![];
     for _ in 0..20 {
-        let mut pos = Pos::start(rng.gen_range(0..4));
-        let mut hist = vec![pos];
-        loop {
-            let mut mv = vec![];
-            g.legal_moves(&pos, &mut mv);
-            if mv.is_empty() {
-                break;
-            }
-            pos = g.make(&pos, mv[rng.gen_range(0..mv.len())]);
-            hist.push(pos);
-        }
+        let hist: Vec<Pos> = random_game(&g, &mut rng).collect();
         for back in [4usize, 6, 8, 10, 12] {
             if back < hist.len() {
                 set.push(hist[hist.len() - 1 - back]);
@@ -408,17 +393,7 @@ fn solver_verdicts_per_move_match_plain_minimax() {
     let mut rng = SmallRng::seed_from_u64(31);
     let (mut checked, mut wins) = (0, 0);
     for _ in 0..40 {
-        let mut pos = Pos::start(rng.gen_range(0..4));
-        let mut hist = vec![pos];
-        loop {
-            let mut mv = vec![];
-            g.legal_moves(&pos, &mut mv);
-            if mv.is_empty() {
-                break;
-            }
-            pos = g.make(&pos, mv[rng.gen_range(0..mv.len())]);
-            hist.push(pos);
-        }
+        let hist: Vec<Pos> = random_game(&g, &mut rng).collect();
         let p = hist[hist.len().saturating_sub(7)];
         let mut memo = HashMap::new();
         if longest(&g, &p, &mut memo, 20_000).is_none_or(|l| l > 8) {
@@ -545,8 +520,7 @@ fn evaluation_duels() {
 fn long_won_root(g: &Pods) -> (Pos, u64) {
     let mut rng = SmallRng::seed_from_u64(7);
     for _ in 0..200 {
-        let mut pos = Pos::start(rng.gen_range(0..4));
-        loop {
+        for pos in random_game(g, &mut rng) {
             let mut mv = vec![];
             g.legal_moves(&pos, &mut mv);
             if mv.len() <= 1 {
@@ -560,7 +534,6 @@ fn long_won_root(g: &Pods) -> (Pos, u64) {
                 }
                 break;
             }
-            pos = g.make(&pos, mv[rng.gen_range(0..mv.len())]);
         }
     }
     panic!("no long won root in 200 games");

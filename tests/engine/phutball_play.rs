@@ -2,15 +2,13 @@
 //! against a random mover and a greedy baseline. Every engine move is checked with the rules
 //! library by brute force, never by what the engine says about it.
 //!
-//! Full 100-game matches at 100 ms per move (minutes each):
-//! `cargo test --release --test phutball_play -- --ignored --test-threads 1`
+//! Full 100-game matches at 100 ms per move (minutes each) are a program, examples/long_runs:
+//! `cargo run --release --features long-runs --example long_runs -- phutball_play::full_`
 
-mod baselines;
-mod common;
+use crate::baselines;
+use crate::common;
 
-use baselines::{
-    movetime, node_limit, phutball_greedy_move, play_between, play_match, Opponent, Player,
-};
+use baselines::{node_limit, phutball_greedy_move, play_between, play_match, Opponent, Player};
 use common::Engine;
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
@@ -20,7 +18,7 @@ use tetrad::games::prelude::*;
 use tetrad::games::{Outcome, Side};
 
 /// Plies after which a game counts as a draw: far beyond how long a decided game lasts.
-const MAX_PLIES: u32 = 300;
+pub(crate) const MAX_PLIES: u32 = 300;
 
 fn engine() -> Engine {
     let mut e = Engine::start(&["--game", "phutball"]);
@@ -209,36 +207,4 @@ fn quick_match_vs_greedy() {
     );
     eprintln!("phutball 3000 nodes vs greedy, 20 games: {s}");
     assert!(s.wins >= 15, "{s}");
-}
-
-// The criteria: 100 games at 100 ms per move.
-
-#[test]
-#[ignore]
-fn full_match_vs_random_100ms() {
-    let s = play_match(
-        "phutball",
-        Opponent::Random,
-        movetime(100),
-        100,
-        2026,
-        MAX_PLIES,
-    );
-    eprintln!("phutball 100 ms vs random, 100 games: {s}");
-    assert!(s.wins >= 95, "{s}");
-}
-
-#[test]
-#[ignore]
-fn full_match_vs_greedy_100ms() {
-    let s = play_match(
-        "phutball",
-        Opponent::Greedy,
-        movetime(100),
-        100,
-        2027,
-        MAX_PLIES,
-    );
-    eprintln!("phutball 100 ms vs greedy, 100 games: {s}");
-    assert!(s.wins >= 95, "{s}");
 }

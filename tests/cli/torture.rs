@@ -1,7 +1,7 @@
 //! Protocol torture (short version): seeded random interleavings of valid and invalid commands
 //! in both dialects, with garbage bytes; every answer must be well framed and the engine alive.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

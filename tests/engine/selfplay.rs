@@ -1,7 +1,7 @@
 //! Strength sanity checks: the engine at a fixed depth against a uniformly random mover,
 //! alternating colours, seeded (deterministic and quick; real time controls go through the arena).
 
-mod baselines;
+use crate::baselines;
 
 use baselines::{play_between, Player};
 use tetrad::search::Limits;

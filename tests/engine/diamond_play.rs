@@ -2,15 +2,13 @@
 //! at depth 3), and matches against a random mover and a greedy baseline. Every engine move is
 //! checked with the rules library by brute force, never by what the engine says about it.
 //!
-//! Full 100-game matches at 100 ms per move (minutes each):
-//! `cargo test --release --test diamond_play -- --ignored --test-threads 1`
+//! Full 100-game matches at 100 ms per move (minutes each) are a program, examples/long_runs:
+//! `cargo run --release --features long-runs --example long_runs -- diamond_play::full_`
 
-mod baselines;
-mod common;
+use crate::baselines;
+use crate::common;
 
-use baselines::{
-    diamond_greedy_move, movetime, node_limit, play_between, play_match, Opponent, Player,
-};
+use baselines::{diamond_greedy_move, node_limit, play_between, play_match, Opponent, Player};
 use common::Engine;
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
@@ -21,7 +19,7 @@ use tetrad::games::{Outcome, Side};
 
 /// Plies after which a game counts as a draw (the 50-ply counter and threefold repetition end
 /// real games much sooner).
-const MAX_PLIES: u32 = 400;
+pub(crate) const MAX_PLIES: u32 = 400;
 
 fn engine() -> Engine {
     let mut e = Engine::start(&["--game", "diamond"]);
@@ -199,38 +197,6 @@ fn quick_match_vs_greedy() {
     );
     eprintln!("diamond 5000 nodes vs greedy, 20 games: {s}");
     assert!(s.wins >= 15, "{s}");
-}
-
-// The criteria: 100 games at 100 ms per move.
-
-#[test]
-#[ignore]
-fn full_match_vs_random_100ms() {
-    let s = play_match(
-        "diamond",
-        Opponent::Random,
-        movetime(100),
-        100,
-        3026,
-        MAX_PLIES,
-    );
-    eprintln!("diamond 100 ms vs random, 100 games: {s}");
-    assert!(s.wins >= 95, "{s}");
-}
-
-#[test]
-#[ignore]
-fn full_match_vs_greedy_100ms() {
-    let s = play_match(
-        "diamond",
-        Opponent::Greedy,
-        movetime(100),
-        100,
-        3027,
-        MAX_PLIES,
-    );
-    eprintln!("diamond 100 ms vs greedy, 100 games: {s}");
-    assert!(s.wins >= 95, "{s}");
 }
 
 /// The score of the last `info` line before `bestmove`, in centipawn units, a mate as its

@@ -1,7 +1,7 @@
 //! Random-play soak (short version) across every game in the registry: after every move, the
-//! invariants every game must keep. The long version: `scripts/soak.sh` (or
-//! `cargo test --release --test soak -- --ignored`; `SOAK_GAMES` and `SOAK_SEED` change the
-//! number of games per game name and the seeds). Searches with 2 to 4 threads are soaked too
+//! invariants every game must keep. The long version: `scripts/soak.sh` (the `soak::` runs of
+//! examples/long_runs; `SOAK_GAMES` and `SOAK_SEED` change the number of games per game name
+//! and the seeds). Searches with 2 to 4 threads are soaked too
 //! (`SOAK_SEARCHES` per game in the long version).
 
 use rand::rngs::SmallRng;
@@ -25,7 +25,7 @@ fn soak_of(entry: &Entry, games: u32, max_plies: u32, seed: u64) -> Soak {
     soak
 }
 
-fn all(games: u32, max_plies: u32, seed: u64) {
+pub(crate) fn all(games: u32, max_plies: u32, seed: u64) {
     let mut n = 0;
     for (i, entry) in Registry::builtin().entries().iter().enumerate() {
         let soak = soak_of(entry, games, max_plies, seed + i as u64 + 1);
@@ -44,18 +44,6 @@ fn all(games: u32, max_plies: u32, seed: u64) {
 #[test]
 fn soak_short() {
     all(40, 200, 0);
-}
-
-#[test]
-#[ignore]
-fn soak_long() {
-    let env = |name: &str, default: u64| {
-        std::env::var(name)
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(default)
-    };
-    all(env("SOAK_GAMES", 4000) as u32, 400, env("SOAK_SEED", 0));
 }
 
 /// Lazy SMP on random positions of a game: every search with 2 to 4 threads, stopped by a
@@ -121,7 +109,7 @@ impl GameVisitor for SearchSoak {
     }
 }
 
-fn all_searches(searches: u32, seed: u64) {
+pub(crate) fn all_searches(searches: u32, seed: u64) {
     let mut n = 0;
     for (i, &kind) in GameKind::ALL.iter().enumerate() {
         n += kind.visit(SearchSoak {
@@ -135,16 +123,4 @@ fn all_searches(searches: u32, seed: u64) {
 #[test]
 fn threaded_search_soak_short() {
     all_searches(25, 0);
-}
-
-#[test]
-#[ignore]
-fn threaded_search_soak_long() {
-    let env = |name: &str, default: u64| {
-        std::env::var(name)
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(default)
-    };
-    all_searches(env("SOAK_SEARCHES", 2000) as u32, env("SOAK_SEED", 0));
 }

@@ -13,10 +13,10 @@
 //! engine with those arguments.
 //!
 //! After a deliberate change of output,
-//! `TETRAD_UPDATE_SAMPLES=1 cargo test --release --test doc_samples` rewrites every sample's
+//! `TETRAD_UPDATE_SAMPLES=1 cargo test --release --test cli doc_samples` rewrites every sample's
 //! answers from the engine's output; review the diff.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;

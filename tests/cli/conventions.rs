@@ -2,7 +2,7 @@
 //! declared once, search-limit options as caps, the GTP clocks, the seed, mate scores,
 //! Stockfish's `d`/`eval`/`go perft`, `help`, error wording, the command line and the bench.
 
-mod common;
+use crate::common;
 
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};

@@ -1,7 +1,7 @@
 //! `Threads` through the binary: one thread stays deterministic, several threads answer a legal
 //! move in every game, in both dialects.
 
-mod common;
+use crate::common;
 
 use common::Engine;
 

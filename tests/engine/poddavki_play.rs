@@ -2,12 +2,12 @@
 //! matches of the engine against a random mover and the greedy baseline, from paired random
 //! openings (each opening played once with each colour).
 //!
-//! Full 100-game matches at 100 ms per move (minutes each):
-//! `cargo test --release --test poddavki_play -- --ignored --test-threads 1`
+//! Full 100-game matches at 100 ms per move (minutes each) are a program, examples/long_runs:
+//! `cargo run --release --features long-runs --example long_runs -- poddavki_play::full_`
 
-mod baselines;
+use crate::baselines;
 
-use baselines::{movetime, node_limit, play_paired, poddavki_greedy_move, Player};
+use baselines::{node_limit, play_paired, poddavki_greedy_move, Player};
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
 use tetrad::games::poddavki::Poddavki;
@@ -16,10 +16,10 @@ use tetrad::search::Limits;
 
 /// Plies after which a game counts as a draw: far beyond the repetition and 30-ply no-progress
 /// rules, which end real games much sooner.
-const MAX_PLIES: u32 = 400;
+pub(crate) const MAX_PLIES: u32 = 400;
 
 /// Random plies before each pair of games.
-const OPENING_PLIES: u32 = 2;
+pub(crate) const OPENING_PLIES: u32 = 2;
 
 /// Every move greedy plays in `fen` over 20 seeded tries.
 fn greedy_choices(fen: &str) -> Vec<String> {
@@ -65,7 +65,7 @@ fn greedy_baseline_beats_random() {
     assert!(s.wins >= 30 && s.wins >= 5 * s.losses, "{s}");
 }
 
-fn engine(limits: Limits) -> Player {
+pub(crate) fn engine(limits: Limits) -> Player {
     Player::Engine(limits)
 }
 
@@ -99,63 +99,4 @@ fn quick_match_vs_greedy() {
     );
     eprintln!("poddavki 10000 nodes vs greedy, 20 games: {s}");
     assert!(s.wins >= 19, "{s}");
-}
-
-// The criteria: 100 games at 100 ms per move.
-
-#[test]
-#[ignore]
-fn full_match_vs_random_100ms() {
-    let s = play_paired(
-        "poddavki",
-        engine(movetime(100)),
-        Player::Random,
-        100,
-        4026,
-        MAX_PLIES,
-        OPENING_PLIES,
-    );
-    eprintln!("poddavki 100 ms vs random, 100 games: {s}");
-    assert!(s.wins >= 95, "{s}");
-}
-
-#[test]
-#[ignore]
-fn full_match_vs_greedy_100ms() {
-    let s = play_paired(
-        "poddavki",
-        engine(movetime(100)),
-        Player::Greedy,
-        100,
-        4027,
-        MAX_PLIES,
-        OPENING_PLIES,
-    );
-    eprintln!("poddavki 100 ms vs greedy, 100 games: {s}");
-    assert!(s.wins >= 95, "{s}");
-}
-
-/// The fixed-node figures of docs/strength.md, one match at a time: 100 games of
-/// `TETRAD_PODDAVKI_PLAYER` (a node count a move, default 10000, or `greedy` for the baseline
-/// itself) against `TETRAD_PODDAVKI_OPPONENT` (`greedy`, the default, or `random`), seed
-/// `TETRAD_PODDAVKI_SEED` (default 1). Deterministic, so not timed.
-#[test]
-#[ignore]
-fn fixed_nodes_100_games() {
-    let var = |name: &str, default: &str| std::env::var(name).unwrap_or_else(|_| default.into());
-    let player = var("TETRAD_PODDAVKI_PLAYER", "10000");
-    let a = match player.as_str() {
-        "greedy" => Player::Greedy,
-        n => engine(node_limit(n.parse().expect("a node count or greedy"))),
-    };
-    let opponent = var("TETRAD_PODDAVKI_OPPONENT", "greedy");
-    let b = match opponent.as_str() {
-        "greedy" => Player::Greedy,
-        "random" => Player::Random,
-        other => panic!("opponent greedy or random, not {other}"),
-    };
-    let seed = var("TETRAD_PODDAVKI_SEED", "1").parse().expect("a seed");
-    let s = play_paired("poddavki", a, b, 100, seed, MAX_PLIES, OPENING_PLIES);
-    eprintln!("poddavki {player} vs {opponent}, seed {seed}, 100 games: {s}");
-    assert!(s.wins >= 95, "{s}");
 }

@@ -2,7 +2,7 @@
 //! gets when each line is typed after the previous answer, and the end of input cuts nothing
 //! short. Time is only ever bounded from below here, except for generous liveness bounds.
 
-mod common;
+use crate::common;
 
 use std::time::{Duration, Instant};
 

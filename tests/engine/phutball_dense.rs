@@ -4,11 +4,11 @@
 //!
 //! Through the binary, no command on such a position may hang or run out of memory.
 //!
-//! Long checks: `cargo test --release --test phutball_dense -- --ignored --nocapture`
-//! (`phutball_dense_random_play_long`: the random-play soak; `phutball_dense_figures`: listing
-//! times on the densest positions found, or on `POS=<position string>`).
+//! Long checks (the random-play soak, listing times on the densest positions, the slowest
+//! search hooks) are a program, examples/long_runs:
+//! `cargo run --release --features long-runs --example long_runs -- phutball_dense::`
 
-mod common;
+use crate::common;
 
 use std::time::{Duration, Instant};
 
@@ -27,13 +27,13 @@ use tetrad::games::Side;
 
 /// Long chains from random play (position | end point | removed men) whose canonical name an
 /// unpruned name-order search only found after 4 million states or more.
-const LONG_CHAINS: [&str; 2] = [
+pub(crate) const LONG_CHAINS: [&str; 2] = [
     "15/X1X6X2XX1/1XX5XXXX2X/X1X2X3X1XX1X/XXXX3XX1XX2X/1XX1XX1X3XXXX/XXX1XXX3XX3/1X1X1X1XXX3XX/XX1XX2X1X1X1XX/1XX1XXX1XX1XXX1/2X2XX1X1X4/XX2XX7X1/1XX2XXX1X1X2X/1XX4X4X2/X1X2X1XXX4X/1XX1XX3X3OX/X1XX3XXX1XX2/X1X3X1XX1X1XX/3XX4X4X/XXXXXXX1XXXX1XX/15 r | c11 | a1 b1 d1 e1 g1 i1 k1 l1 d2 j2 a3 c3 i3 j3 l3 n3 a4 c4 d4 i4 j4 m4 b5 c5 e5 f5 j5 o5 c6 f6 h6 i6 j6 o6 c7 h7 c8 f8 g8 h8 j8 l8 o8 f9 n9 c10 f10 g10 k10 b11 c11 e11 f11 g11 i11 j11 b12 d12 e12 h12 j12 l12 n12 o12 b13 d13 f13 h13 i13 o13 b14 c14 e14 f14 g14 k14 l14 b15 c15 e15 f15 h15 l15 o15 b16 d16 h16 i16 l16 o16 c17 l17 o17 b18 c18 l18 o18 c19 m19 n19",
     "15/1X2XXXX1X1X1X1/XX2XXX1X1X3X/2XX2X1XX3X1/1XXX2XX1XX2O1/XXXX1XX1XX2X1X/X1XXX7XX1/1X3X1X3X1XX/2XXXXX1X2XXXX/X1X1XX1XXX1X3/1XXXXXX2X3X1/1X1XXX2X3X1X/XX2XXX2XXXX1X/1X1X5XXX1X1/1XXX1XXX1X2X2/2XXX1XX3XX1X/XXXXXX2X2X1X1/8X1X1XXX/X3X1XXX3X2/1XXXX4X3XX/15 b | f3 | b1 c1 d1 e1 a2 e2 h2 i2 m2 k3 m3 n3 b4 c4 d4 e4 f4 i4 l4 n4 c5 d5 e5 g5 h5 l5 m5 c6 d6 f6 g6 h6 j6 m6 b7 d7 j7 l7 b8 e8 g8 j8 k8 b9 d9 e9 f9 i9 b10 c10 d10 e10 f10 g10 j10 c11 e11 f11 j11 c12 d12 e12 g12 i12 f13 h13 d14 e14 m14 n14 d15 f15 g15 i15 j15 m15 o15 d16 g16 h16 k16 d17 g17 i17 j17 n17 i18 e19 g19 j19 l19",
 ];
 
 /// Positions reached by random play with 4.7, 28 and 7.5 million distinct ball moves.
-const DENSEST: [&str; 3] = [
+pub(crate) const DENSEST: [&str; 3] = [
     "15/2X4X3X2X/X1X1XXXX1X4X/X5X1X6/1X3X4X1X2/2X2X2X1X4/2XX1X3XXX1XX/2XXXX1X1XX3X/X1X1X1X1X1X3X/1X1X1X3XXX1X1/X3XX1OXX1XX1X/4X2X1X2XX1/1XX6X5/1XXX2X2XXXX2/10X4/X1X4X3X1X1/6X1X2X1X1/4X1X2X2XX1/X2XXXX2X3X1/2X1X2X3X2X/15 r",
     "15/XX3XX4X2X/3X1XXX2X3X/2X2X1XXXXXX1X/2XXXX1X2X1X1X/X5X4X2X/2X3XX7/X1XX1XXX3XX2/8X1X2XX/XXX2X2X3O2/1XX1X7XX1/X6X3XX2/X1X2X8X/2X4XX1X2X1/XX13/XX1X5XXX3/1XXX1XX5X2/X2XXXXXX1XXX2/2XX2X1X4X1/3XX1X3X1X2/15 r",
     "15/13XX/1XX5XXXXXXX/X6X4X2/2XOX5X3X/3X6XX1XX/3X2XX1X1XXXX/X3XXXXX2XXX1/XXX2X1XX2X3/X1X2X5X1XX/X3X4X1XX1X/7X3X3/2XX7X2X/5X5X3/1X1XXX3XXXXX1/X1X1X2X4XXX/XXXXX4XXX1X1/3XX1XX1X1XXXX/X12X1/2X10XX/15 b",
@@ -42,11 +42,11 @@ const DENSEST: [&str; 3] = [
 /// From random play: a walk of 100 million distinct ball moves did not exhaust this one's.
 const HUGE: &str = "15/XX5X1XXXX1X/XX7XXX1XX/XXXX1X3XX4/XX1XX1XXX1X3X/4XXX2X3X1/5X2XXX2X1/X4XX4XX2/3XX1X2XX1XXX/X2X1X4XX1X1/X1XX1X1O2XX1X1/2XX1X1X3XX1X/1X2XX1XXXXX1X1/X3XXX8/8X2X1X1/11X1X1/XX1X2XXXX2XXX/1X1XXXX2XX1XXX/1XX2XXX2XX3/X1XXX4X1X1XX/15 b";
 
-fn g() -> Phutball {
+pub(crate) fn g() -> Phutball {
     Phutball
 }
 
-fn parse_case(line: &str) -> (Pos, Move) {
+pub(crate) fn parse_case(line: &str) -> (Pos, Move) {
     let mut parts = line.split(" | ");
     let mut next = || parts.next().expect("three fields").trim();
     let pos = g().parse_position(next()).expect("position");
@@ -83,20 +83,8 @@ fn count_jumps_upto(pos: &Pos, cap: usize) -> Option<usize> {
     (walk != Walk::OutOfBudget).then_some(n)
 }
 
-/// Peak resident memory of this process so far, in MiB (Linux; 0 elsewhere).
-fn peak_rss_mib() -> u64 {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("VmHWM:"))
-                .and_then(|l| l.split_whitespace().nth(1)?.parse::<u64>().ok())
-        })
-        .map_or(0, |kb| kb / 1024)
-}
-
 #[derive(Default, Debug)]
-struct Stats {
+pub(crate) struct Stats {
     positions: u64,
     /// Positions whose every move was listed, formatted and parsed back.
     full: u64,
@@ -106,7 +94,7 @@ struct Stats {
     most_jumps_listed: usize,
     /// Moves named by a direct search (cold) and compared or parsed back.
     direct_checked: u64,
-    direct_out_of_budget: u64,
+    pub(crate) direct_out_of_budget: u64,
 }
 
 /// States a direct search may visit in these checks.
@@ -188,7 +176,7 @@ fn check(pos: &Pos, cap: usize, rng: &mut SmallRng, st: &mut Stats) -> Vec<Move>
 }
 
 /// Uniformly random play (among the moves `check` returns) from the start.
-fn soak(games: u64, plies: u32, cap: usize) -> Stats {
+pub(crate) fn soak(games: u64, plies: u32, cap: usize) -> Stats {
     let mut st = Stats::default();
     for seed in 0..games {
         let mut rng = SmallRng::seed_from_u64(seed);
@@ -325,148 +313,6 @@ fn phutball_parse_move_is_linear() {
     assert!(g().parse_move(&pos, &long).is_err());
     assert!(g().parse_move(&pos, &"-".repeat(300_000)).is_err());
     assert!(g().parse_move(&pos, &"h10".repeat(100_000)).is_err());
-}
-
-#[test]
-#[ignore]
-fn phutball_dense_random_play_long() {
-    let t = Instant::now();
-    let st = soak(50, 200, 2_000_000);
-    eprintln!(
-        "{st:?} in {:.1} s, peak RSS {} MiB",
-        t.elapsed().as_secs_f64(),
-        peak_rss_mib()
-    );
-    assert_eq!(st.direct_out_of_budget, 0);
-}
-
-/// Times of listing and naming every move of the densest positions found (or of `POS`).
-#[test]
-#[ignore]
-fn phutball_dense_figures() {
-    let positions: Vec<String> = match std::env::var("POS") {
-        Ok(p) => vec![p],
-        Err(_) => DENSEST.iter().map(|s| s.to_string()).collect(),
-    };
-    for text in positions {
-        let pos = g().parse_position(&text).expect("position");
-        let t = Instant::now();
-        let mut moves = Vec::new();
-        g().legal_moves(&pos, &mut moves);
-        let list_time = t.elapsed();
-        let list_rss = peak_rss_mib();
-        let t = Instant::now();
-        let names: Vec<String> = moves.iter().map(|&m| g().format_move(&pos, m)).collect();
-        let name_time = t.elapsed();
-        let name_rss = peak_rss_mib();
-        let longest = names.iter().map(String::len).max().unwrap_or(0);
-        drop(names);
-        let t = Instant::now();
-        let n = g().perft(&pos, 1);
-        let count_time = t.elapsed();
-        assert_eq!(moves.len() as u64, n);
-        eprintln!(
-            "men {} ({:.0}%): {n} moves; legal_moves {:.2} s (peak RSS {list_rss} MiB), \
-             format all {:.2} s (peak RSS {name_rss} MiB, longest name {longest} chars), \
-             perft 1 {:.2} s",
-            pos.men.count(),
-            f64::from(pos.men.count()) * 100.0 / 285.0,
-            list_time.as_secs_f64(),
-            name_time.as_secs_f64(),
-            count_time.as_secs_f64(),
-        );
-    }
-}
-
-/// Constructed dense positions: patterns of men over rows 1-19 (ball on h10 or next to it).
-fn patterns() -> Vec<Pos> {
-    use tetrad::games::phutball::board::point;
-    let pats: [fn(usize, usize) -> bool; 5] = [
-        |c, r| (c + r) % 2 == 0,
-        |_, r| r % 2 == 1,
-        |c, r| (c + r) % 3 != 0,
-        |c, r| (c + 2 * r) % 5 < 2,
-        |c, r| c % 2 == 1 || r % 2 == 1,
-    ];
-    pats.iter()
-        .map(|f| {
-            let mut men = Bits::EMPTY;
-            for r in 1..=19 {
-                for c in 0..15 {
-                    if f(c, r) {
-                        men.set(point(c, r));
-                    }
-                }
-            }
-            let ball = (7..15).chain(0..7).find(|&c| !men.get(point(c, 10)));
-            let ball = point(ball.unwrap_or(7), 10);
-            men.clear(ball);
-            Pos::new(men, ball as u16, tetrad::games::Side::P1)
-        })
-        .collect()
-}
-
-/// The search hooks (`root_moves`, `search_moves`, `evaluate`) on random-play positions, the
-/// densest ones found and constructed patterns up to 75% full: the slowest call of each. They
-/// walk bounded numbers of states, whatever the density.
-#[test]
-#[ignore]
-fn phutball_dense_search_hooks() {
-    let mut all: Vec<Pos> = Vec::new();
-    for seed in 0..50u64 {
-        let mut rng = SmallRng::seed_from_u64(seed);
-        let mut pos = g().start();
-        for _ in 0..200 {
-            if g().terminal(&pos).is_some() {
-                break;
-            }
-            all.push(pos);
-            let mut moves = Vec::new();
-            movegen::push_placements(&pos, &mut moves);
-            movegen::push_jumps_limited(&pos, 5_000, &mut moves);
-            pos = g().make(&pos, moves[rng.gen_range(0..moves.len())]);
-        }
-    }
-    all.extend(
-        DENSEST
-            .iter()
-            .map(|s| g().parse_position(s).expect("position")),
-    );
-    all.extend(LONG_CHAINS.iter().map(|s| parse_case(s).0));
-    for p in patterns() {
-        all.push(p);
-        let mut q = p;
-        q.side = q.side.other();
-        all.push(Pos::new(q.men, q.ball, q.side));
-    }
-    let mut worst = [
-        (0f64, String::new()),
-        (0f64, String::new()),
-        (0f64, String::new()),
-    ];
-    for pos in &all {
-        let mut times = [0f64; 3];
-        let t = Instant::now();
-        g().root_moves(pos, &mut Vec::new());
-        times[0] = t.elapsed().as_secs_f64();
-        let t = Instant::now();
-        g().search_moves(pos, &mut Vec::new());
-        times[1] = t.elapsed().as_secs_f64();
-        let t = Instant::now();
-        let _ = g().evaluate(pos);
-        times[2] = t.elapsed().as_secs_f64();
-        for (w, t) in worst.iter_mut().zip(times) {
-            if t > w.0 {
-                *w = (t, g().format_position(pos));
-            }
-        }
-    }
-    for (name, (t, p)) in ["root_moves", "search_moves", "evaluate"]
-        .iter()
-        .zip(&worst)
-    {
-        eprintln!("{} positions; slowest {name}: {t:.3} s at {p}", all.len());
-    }
 }
 
 /// `text` with the other side to move, and the men that side would need to score (those next

@@ -2,7 +2,7 @@
 //! one piece element per piece on the board, `board_layout` is JSON whose points are the names
 //! the notation uses, and `tetrad render` / `tetrad layout` print the same documents.
 
-mod common;
+use crate::common;
 
 use std::collections::{BTreeSet, HashMap};
 use std::process::Command;

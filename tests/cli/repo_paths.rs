@@ -52,6 +52,7 @@ fn nothing_points_outside_the_repository() {
         "src",
         "scripts",
         "tests",
+        "examples",
         ".ci",
         "fuzz",
     ] {

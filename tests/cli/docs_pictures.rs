@@ -1,7 +1,7 @@
 //! The committed pictures of README.md and docs/rules/ are exactly what `tetrad render` makes
 //! today (list: docs/pictures.txt). Set TETRAD_UPDATE_PICTURES=1 to rewrite them.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -75,7 +75,7 @@ fn committed_pictures_are_up_to_date() {
     }
     assert!(
         stale.is_empty(),
-        "stale pictures (TETRAD_UPDATE_PICTURES=1 cargo test --release --test docs_pictures): {stale:?}"
+        "stale pictures (TETRAD_UPDATE_PICTURES=1 cargo test --release --test cli docs_pictures): {stale:?}"
     );
     let mut present = BTreeSet::new();
     svgs_under(&root().join("docs"), &mut present);

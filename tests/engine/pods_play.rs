@@ -2,15 +2,16 @@
 //! against an exhaustive solver written here (not the engine's), and matches of both rule sets
 //! against a random mover and the greedy baselines, alternating colours and rotations.
 //!
-//! Full 100-game matches at 100 ms per move (minutes each), one at a time:
-//! `cargo test --release --test pods_play -- --ignored --test-threads 1 full_` (the second-mover
-//! match alone: `... full_standard_second_vs_greedy_100ms`)
+//! Full 100-game matches at 100 ms per move (minutes each) are a program, examples/long_runs,
+//! which plays them one at a time:
+//! `cargo run --release --features long-runs --example long_runs -- pods_play::full_`
+//! (the second-mover match alone: `... pods_play::full_standard_second_vs_greedy_100ms`)
 
-mod baselines;
-mod common;
-mod pods_baselines;
+use crate::baselines;
+use crate::common;
+use crate::pods_baselines;
 
-use baselines::{movetime, node_limit, Score};
+use baselines::{node_limit, Score};
 use common::Engine;
 use pods_baselines::{
     advanced_greedy_move, in_hand, in_play, play_between, play_seated, plies_left_bound,
@@ -69,7 +70,7 @@ const LOSING: [&str; 8] = [
 
 /// Plies after which an advanced game counts as a draw (repetition is no rule there; decided
 /// games are far shorter). Standard games end within 28 plies anyway.
-const MAX_PLIES: u32 = 400;
+pub(crate) const MAX_PLIES: u32 = 400;
 
 fn engine() -> Engine {
     let mut e = Engine::start(&["--game", "pods"]);
@@ -195,7 +196,13 @@ fn genmove_keeps_the_win_in_standard_endgames() {
 
 /// The engine with `limits` against `opp` over `games` games (colours and rotations by
 /// `schedule`); the score is the engine's.
-fn engine_vs(advanced: bool, opp: Player, limits: Limits, games: u32, seed: u64) -> Score {
+pub(crate) fn engine_vs(
+    advanced: bool,
+    opp: Player,
+    limits: Limits,
+    games: u32,
+    seed: u64,
+) -> Score {
     play_between(
         advanced,
         Player::Engine(limits),
@@ -206,7 +213,7 @@ fn engine_vs(advanced: bool, opp: Player, limits: Limits, games: u32, seed: u64)
     )
 }
 
-fn report(what: &str, s: Score) -> Score {
+pub(crate) fn report(what: &str, s: Score) -> Score {
     eprintln!("{what}: {s}");
     s
 }
@@ -341,115 +348,4 @@ fn quick_advanced_vs_greedy() {
         engine_vs(true, Player::Greedy, node_limit(2_000), 20, 14),
     );
     assert!(s.wins >= 15, "{s}");
-}
-
-// The criteria: 100 games at 100 ms per move, each variant, each baseline.
-
-#[test]
-#[ignore]
-fn full_standard_vs_random_100ms() {
-    let s = report(
-        "pods standard 100 ms vs random, 100 games",
-        engine_vs(false, Player::Random, movetime(100), 100, 4031),
-    );
-    assert!(s.wins >= 95, "{s}");
-}
-
-#[test]
-#[ignore]
-fn full_standard_vs_greedy_100ms() {
-    let s = report(
-        "pods standard 100 ms vs greedy, 100 games",
-        engine_vs(false, Player::Greedy, movetime(100), 100, 4032),
-    );
-    assert!(s.wins >= 95, "{s}");
-}
-
-/// The second-mover criterion: Black in every game, the rotation turning each game.
-#[test]
-#[ignore]
-fn full_standard_second_vs_greedy_100ms() {
-    let s = report(
-        "pods standard 100 ms as Black vs greedy, 100 games",
-        play_seated(
-            false,
-            Player::Engine(movetime(100)),
-            Player::Greedy,
-            100,
-            4035,
-            MAX_PLIES,
-            Some(Side::P2),
-        ),
-    );
-    assert!(s.wins >= 95, "{s}");
-}
-
-#[test]
-#[ignore]
-fn full_advanced_vs_random_100ms() {
-    let s = report(
-        "pods advanced 100 ms vs random, 100 games",
-        engine_vs(true, Player::Random, movetime(100), 100, 4033),
-    );
-    assert!(s.wins >= 95, "{s}");
-}
-
-#[test]
-#[ignore]
-fn full_advanced_vs_greedy_100ms() {
-    let s = report(
-        "pods advanced 100 ms vs greedy, 100 games",
-        engine_vs(true, Player::Greedy, movetime(100), 100, 4034),
-    );
-    assert!(s.wins >= 95, "{s}");
-}
-
-/// Prints fresh endgame positions for `ENDGAMES` (run by hand, see there): seeded random games
-/// from randomly rotated starts, each cut at its first position with at most 10 (or 9) pods in hand; winning positions are
-/// kept when at least half of the moves throw the win away.
-#[test]
-#[ignore]
-fn generate_endgames() {
-    let mut solver = Solver::new();
-    let game = solver.game().clone();
-    let mut rng = SmallRng::seed_from_u64(2026);
-    let (mut won, mut lost) = (Vec::new(), Vec::new());
-    let mut tries = 0;
-    while (won.len() < 24 || lost.len() < 8) && tries < 2000 {
-        tries += 1;
-        let rotation = ROTATIONS[rng.gen_range(0..4)];
-        let mut pos = game.parse_position(&start_string(rotation)).expect("start");
-        // White or Black to move: 10 or 9 pods left.
-        let cut = rng.gen_range(9..=10);
-        while plies_left_bound(&game.format_position(&pos)) > cut {
-            let moves = solver.moves(&pos);
-            if moves.is_empty() {
-                break;
-            }
-            pos = game.make(&pos, moves[rng.gen_range(0..moves.len())]);
-        }
-        let moves = solver.moves(&pos);
-        if moves.is_empty() {
-            continue;
-        }
-        let fen = game.format_position(&pos);
-        if solver.wins(&pos) {
-            let losing = moves
-                .iter()
-                .filter(|&&m| !solver.move_wins(&pos, m))
-                .count();
-            if 2 * losing >= moves.len() && won.len() < 24 && !won.contains(&fen) {
-                eprintln!("win, {losing}/{} moves lose: {fen}", moves.len());
-                won.push(fen);
-            }
-        } else if lost.len() < 8 && !lost.contains(&fen) {
-            eprintln!("loss, {} moves: {fen}", moves.len());
-            lost.push(fen);
-        }
-    }
-    for fen in won.iter().chain(&lost) {
-        println!("    \"{fen}\",");
-    }
-    eprintln!("{tries} games, {} positions solved", solver.solved());
-    assert!(won.iter().chain(&lost).all(|f| rotation_of(f).is_some()));
 }

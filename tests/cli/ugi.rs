@@ -1,6 +1,6 @@
 //! UGI dialect through the binary: handshake, position/go/stop, queries, errors, clocks, EOF.
 
-mod common;
+use crate::common;
 
 use std::time::{Duration, Instant};
 

@@ -1,7 +1,7 @@
 //! GTP dialect through the binary: framing, ids, errors, state safety, search (batch input and
-//! end of input: tests/batch.rs).
+//! end of input: tests/cli/batch.rs).
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

@@ -1,0 +1,23 @@
+//! The shipped binary from outside: both protocol dialects, batch input, the conventions users
+//! expect, the command line, the samples and pictures in the documents, and the scripts that
+//! drive the binary (the arena's Python suite, tuning, release baselines). One test binary
+//! instead of one per file: each binary links the whole library, and with the release
+//! profile's link-time optimisation that costs more than compiling the tests.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod arena;
+mod baseline_script;
+mod batch;
+mod conventions;
+mod doc_samples;
+mod docs_pictures;
+mod gtp;
+mod pictures;
+mod repo_paths;
+mod rules_examples;
+mod threads;
+mod torture;
+mod tune;
+mod ugi;

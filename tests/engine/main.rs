@@ -1,0 +1,20 @@
+//! The engine in-process (the library's games, search, protocol loop, fuzz entry points and
+//! conformance kit) and the game-play acceptance tests, which also call the binary for their
+//! suites. One test binary instead of one per file: each binary links the whole library, and
+//! with the release profile's link-time optimisation that costs more than compiling the tests.
+
+mod baselines;
+#[path = "../common/mod.rs"]
+mod common;
+mod pods_baselines;
+
+mod diamond_play;
+mod fuzz_corpus;
+mod fuzz_parsers;
+mod phutball_dense;
+mod phutball_play;
+mod poddavki_play;
+mod pods_play;
+mod selfplay;
+mod soak;
+mod toy_game;
