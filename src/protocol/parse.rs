@@ -393,11 +393,15 @@ fn whole<'a, T>(
 
 /// Parses the argument text of GTP command `cmd`.
 pub fn gtp_command(cmd: &str, args: &str) -> Result<Gtp, ParseError> {
+    (gtp_find(cmd)?.parse)(args)
+}
+
+/// The GTP command named `cmd`, or why there is none (a UGI handshake gets a hint).
+pub fn gtp_find(cmd: &str) -> Result<&'static GtpCommand, ParseError> {
     if matches!(cmd, "ugi" | "uci" | "uai") {
         return Err(ParseError::HandshakeInGtp(cmd.to_string()));
     }
-    let command = gtp_lookup(cmd).ok_or(ParseError::UnknownGtp)?;
-    (command.parse)(args)
+    gtp_lookup(cmd).ok_or(ParseError::UnknownGtp)
 }
 
 fn play(args: &str) -> Result<Gtp, ParseError> {

@@ -151,9 +151,7 @@ impl Gtp {
                 return Flow::Continue;
             }
         };
-        let parsed = parse::gtp_lookup(&name)
-            .ok_or(ParseError::UnknownGtp)
-            .and_then(|c| Ok(((c.parse)(args)?, c.asynchronous)));
+        let parsed = parse::gtp_find(&name).and_then(|c| Ok(((c.parse)(args)?, c.asynchronous)));
         let (cmd, asynchronous) = match parsed {
             Ok(c) => c,
             Err(e) => {
