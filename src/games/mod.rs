@@ -10,22 +10,25 @@ use std::hash::Hash;
 use std::ops::ControlFlow;
 
 use rand::rngs::SmallRng;
-use rand::Rng;
 
 use crate::options::GameOption;
 
 pub mod diamond;
 pub mod draw;
+mod ending;
 pub mod phutball;
 pub mod poddavki;
 pub mod pods;
 pub mod registry;
 pub mod tune;
+mod walk;
 pub mod zobrist;
 
 pub use draw::Draw;
+pub use ending::{ending, outcome, DrawTracker};
 pub use registry::{GameKind, GameVisitor, UnknownGame, Workload, Workloads};
 pub use tune::Tunable;
+pub use walk::{generic_perft, generic_playout, stoppable_perft, PerftStop, PERFT_MOVE_CAP};
 
 /// First mover (`P1`) or second mover (`P2`). Each game names them (see [`Rules::side_names`]).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -396,205 +399,6 @@ pub mod prelude {
     pub use super::{
         Draw, FastPaths, Game, GameOptions, Moves, Notation, Rules, SearchHooks, Tunable,
     };
-}
-
-/// Why [`stoppable_perft`] has no count.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PerftStop {
-    Stopped,
-    /// A position on the way has more than [`PERFT_MOVE_CAP`] moves (dense Phutball boards
-    /// have hundreds of millions, and counting distinct moves takes memory for each).
-    TooManyMoves,
-}
-
-pub const PERFT_MOVE_CAP: usize = 2_000_000;
-
-/// [`FastPaths::perft`] that gives up soon after `stop` is set (the flag is read before every
-/// position it walks and every subtree of [`FastPaths::PERFT_SUBTREE_DEPTH`] plies it hands to
-/// [`FastPaths::perft`]) or when a position it walks has too many moves to count.
-pub fn stoppable_perft<G: Rules + FastPaths>(
-    game: &G,
-    pos: &G::Pos,
-    depth: u32,
-    stop: &std::sync::atomic::AtomicBool,
-) -> Result<u64, PerftStop> {
-    if stop.load(std::sync::atomic::Ordering::Relaxed) {
-        return Err(PerftStop::Stopped);
-    }
-    if depth <= G::PERFT_SUBTREE_DEPTH {
-        return Ok(game.perft(pos, depth));
-    }
-    if depth == 0 {
-        return Ok(1);
-    }
-    if game.terminal(pos).is_some() {
-        return Ok(0);
-    }
-    if depth == 1 {
-        return game
-            .count_moves_upto(pos, PERFT_MOVE_CAP)
-            .map(|n| n as u64)
-            .ok_or(PerftStop::TooManyMoves);
-    }
-    let mut moves = Vec::new();
-    if !game.legal_moves_upto(pos, PERFT_MOVE_CAP, &mut moves) {
-        return Err(PerftStop::TooManyMoves);
-    }
-    let mut sum = 0;
-    for m in moves {
-        sum += stoppable_perft(game, &game.make(pos, m), depth - 1, stop)?;
-    }
-    Ok(sum)
-}
-
-pub fn generic_perft<G: Rules>(game: &G, pos: &G::Pos, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    if game.terminal(pos).is_some() {
-        return 0;
-    }
-    let mut moves = Vec::new();
-    game.legal_moves(pos, &mut moves);
-    if depth == 1 {
-        return moves.len() as u64;
-    }
-    moves
-        .iter()
-        .map(|&m| generic_perft(game, &game.make(pos, m), depth - 1))
-        .sum()
-}
-
-/// Tracks the history-dependent draw rules along one line of play (game, playout or search).
-#[derive(Clone, Debug, Default)]
-pub struct DrawTracker {
-    /// Hashes of the positions since the last progress move, the current one last.
-    hashes: Vec<u64>,
-    /// Index into `hashes` where the current reversible stretch starts, per ply (for undo).
-    starts: Vec<usize>,
-}
-
-impl DrawTracker {
-    pub fn new(first_hash: u64) -> DrawTracker {
-        DrawTracker {
-            hashes: vec![first_hash],
-            starts: vec![0],
-        }
-    }
-    /// Record the position reached by a move; `progress` = the move was irreversible.
-    pub fn push(&mut self, hash: u64, progress: bool) {
-        let start = if progress {
-            self.hashes.len()
-        } else {
-            *self.starts.last().unwrap_or(&0)
-        };
-        self.hashes.push(hash);
-        self.starts.push(start);
-    }
-    pub fn pop(&mut self) {
-        if self.hashes.len() > 1 {
-            self.hashes.pop();
-            self.starts.pop();
-        }
-    }
-    /// Plies since the last progress move.
-    pub fn quiet_plies(&self) -> usize {
-        self.hashes.len() - 1 - self.starts.last().copied().unwrap_or(0)
-    }
-    /// How often the current position has occurred (counting itself).
-    pub fn occurrences(&self) -> u32 {
-        let start = self.starts.last().copied().unwrap_or(0);
-        let cur = *self.hashes.last().unwrap_or(&0);
-        // Same side to move only: step back two plies at a time.
-        let mut n = 0;
-        let mut i = self.hashes.len();
-        while i > start {
-            i -= 1;
-            if self.hashes[i] == cur {
-                n += 1;
-            }
-            if i < 2 {
-                break;
-            }
-            i -= 1;
-        }
-        n
-    }
-    /// True when the current position already occurred at least once before (search's 2-fold).
-    pub fn repeated(&self) -> bool {
-        self.occurrences() >= 2
-    }
-    /// The draw the rules declare now, if any.
-    pub fn draw(&self, rules: &DrawRules) -> Option<Terminal> {
-        if let Some(n) = rules.no_progress_plies {
-            if self.quiet_plies() >= n as usize {
-                return Some(Terminal::new(Outcome::Draw, "no-progress"));
-            }
-        }
-        if let Some(n) = rules.repetition {
-            if self.occurrences() >= n {
-                return Some(Terminal::new(Outcome::Draw, "repetition"));
-            }
-        }
-        None
-    }
-}
-
-/// The one place that orders the game-over rules: the position itself ([`Rules::terminal`]),
-/// then no legal move ([`Rules::no_moves`]), then a history draw (see each rule file for why
-/// this order is right). `has_move` and `draw` are asked only when the answer depends on them,
-/// so callers pass what they already know (a move list in hand, a draw check of their own).
-#[inline]
-pub fn ending<G: Rules>(
-    game: &G,
-    pos: &G::Pos,
-    has_move: impl FnOnce() -> bool,
-    draw: impl FnOnce() -> Option<Terminal>,
-) -> Option<Terminal> {
-    if let Some(t) = game.terminal(pos) {
-        return Some(t);
-    }
-    if !has_move() {
-        return Some(game.no_moves(pos));
-    }
-    draw()
-}
-
-/// The game's result at `pos` given its history ([`ending`] with the game's draw rules).
-pub fn outcome<G: Rules>(game: &G, pos: &G::Pos, tracker: &DrawTracker) -> Option<Terminal> {
-    ending(
-        game,
-        pos,
-        || game.has_legal_move(pos),
-        || tracker.draw(&game.draw_rules()),
-    )
-}
-
-pub fn generic_playout<G: Rules>(
-    game: &G,
-    pos: &G::Pos,
-    rng: &mut SmallRng,
-    max_plies: u32,
-) -> Outcome {
-    let rules = game.draw_rules();
-    let mut tracker = DrawTracker::new(game.hash(pos));
-    let mut pos = pos.clone();
-    let mut moves = Vec::new();
-    for _ in 0..max_plies {
-        let listed = || {
-            moves.clear();
-            game.legal_moves(&pos, &mut moves);
-            !moves.is_empty()
-        };
-        if let Some(t) = ending(game, &pos, listed, || tracker.draw(&rules)) {
-            return t.outcome;
-        }
-        let mv = moves[rng.gen_range(0..moves.len())];
-        let progress = game.is_progress(&pos, mv);
-        pos = game.make(&pos, mv);
-        tracker.push(game.hash(&pos), progress);
-    }
-    Outcome::Draw
 }
 
 /// Parses a side name as the protocol accepts it: full name, its first letter, `p1`/`p2`,
