@@ -246,6 +246,23 @@ pub trait Notation: Rules {
     fn parse_position(&self, text: &str) -> Result<Self::Pos, RuleError>;
     /// Multi-line text diagram (no empty lines).
     fn render(&self, pos: &Self::Pos) -> String;
+    /// How a person enters a legal move on the board (`legal_moves_json`). The default: the
+    /// points its notation names, in order, and no piece from a hand; a game whose notation
+    /// names a piece or points not clicked overrides it.
+    fn move_input(&self, pos: &Self::Pos, mv: Self::Move) -> MoveInput {
+        MoveInput {
+            piece: None,
+            points: crate::render::move_points(&self.format_move(pos, mv)),
+        }
+    }
+}
+
+/// How a move is entered by clicking: the piece taken from the hand first, if any, then the
+/// board points (the `board_layout` names) in order. No points: a move without a place (a swap).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveInput {
+    pub piece: Option<String>,
+    pub points: Vec<String>,
 }
 
 /// What search asks of a game beyond the rules: evaluation, ordering, and which moves to try.

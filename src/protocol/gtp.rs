@@ -490,6 +490,10 @@ impl Gtp {
                 Some(moves) => Ok(moves.join(" ")),
                 None => Err(GtpError::TooManyMoves),
             },
+            Cmd::LegalMovesJson => match session.game().legal_move_inputs_upto(MAX_LISTED_MOVES) {
+                Some(moves) => Ok(format!("\n{}", render::json::legal_moves(&moves))),
+                None => Err(GtpError::TooManyMoves),
+            },
             Cmd::GameResult => Ok(match session.result() {
                 Some(t) => format!("{} {}", session.result_word(), t.reason),
                 None => "ongoing".into(),

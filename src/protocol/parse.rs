@@ -114,6 +114,8 @@ pub enum Gtp {
     Analyze(Analyze),
     Undo,
     LegalMoves,
+    /// `legal_moves_json`: every legal move with how a person enters it, as JSON.
+    LegalMovesJson,
     Perft(u32),
     GameResult,
     SideToMove,
@@ -207,6 +209,10 @@ pub const GTP_COMMANDS: &[(&str, &str)] = &[
     ),
     ("undo", "takes back the last move"),
     ("legal_moves", "every legal move, sorted"),
+    (
+        "legal_moves_json",
+        "every legal move with the points clicked to enter it, as JSON, for GUIs",
+    ),
     (
         "perft",
         "perft N: the number of leaf positions N plies ahead",
@@ -317,6 +323,7 @@ pub fn gtp_command(cmd: &str, args: &str) -> Result<Gtp, ParseError> {
         "analyze" => analyze(args).map(Analyze),
         "undo" => no_args(Undo, args),
         "legal_moves" => no_args(LegalMoves, args),
+        "legal_moves_json" => no_args(LegalMovesJson, args),
         "perft" => Ok(Perft(whole(args, uint::<u32>, "a depth")?)),
         "game_result" => no_args(GameResult, args),
         "side_to_move" => no_args(SideToMove, args),
