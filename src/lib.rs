@@ -6,6 +6,7 @@ pub mod bench;
 pub mod engine;
 pub mod fuzz;
 pub mod games;
+pub mod gui;
 pub mod options;
 pub mod protocol;
 pub mod registry;
