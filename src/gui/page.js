@@ -13,7 +13,8 @@ let st = null;         // the last state from the server
 let sel = { piece: null, points: [] };
 let viewPly = null;    // a past ply being looked at, or null for the current position
 let generation = 0;    // bumped by every user action, so stale engine replies are dropped
-let busy = false;      // a request to the engine is under way
+let busy = false;      // the engine is making a move
+let thinking = false;  // an analysis request is under way
 let analysing = false;
 let evals = [];        // per ply: the first mover's score (cp), from analyses
 let startMover = 0;    // index of the side to move at the start of the record
@@ -375,7 +376,7 @@ async function analyse() {
   const ply = st.moves.length;
   for (let depth = 1; depth <= 30 && analysing && mine === generation; depth++) {
     if (st.layout.result || engineToMove()) break;
-    busy = true;
+    thinking = true;
     let v;
     try {
       v = await call('analyse', { depth, multipv: 3, movetime: 2000 });
@@ -383,7 +384,7 @@ async function analyse() {
       status(e.message, true);
       break;
     } finally {
-      busy = false;
+      thinking = false;
     }
     if (mine !== generation || !analysing) break;
     const box = $('analysis');
@@ -413,9 +414,9 @@ function toggleAnalysis() {
 async function hint() {
   if (!humanToMove()) return;
   try {
-    busy = true;
+    thinking = true;
     const v = await call('analyse', { depth: 30, multipv: 1, movetime: 1000 });
-    busy = false;
+    thinking = false;
     const best = v.lines[0];
     if (!best) return;
     const m = st.legal.find((x) => x.move === best.move);
@@ -424,7 +425,7 @@ async function hint() {
     }
     status('best move: ' + best.move + ' (' + scoreText(best.score) + ')');
   } catch (e) {
-    busy = false;
+    thinking = false;
     status(e.message, true);
   }
 }
