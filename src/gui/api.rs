@@ -110,11 +110,12 @@ fn api(tabs: &Tabs, action: &str, body: &[u8]) -> Result<Value, Refusal> {
         tabs.lock().remove(id);
         return Ok(json!({}));
     }
-    let tab = tabs
-        .lock()
-        .get(id)
-        .cloned()
-        .ok_or_else(|| Refusal(404, "no such tab (closed after being idle?): reload the page".into()))?;
+    let tab = tabs.lock().get(id).cloned().ok_or_else(|| {
+        Refusal(
+            404,
+            "no such tab (closed after being idle?): reload the page".into(),
+        )
+    })?;
     let mut tab = tab.lock().unwrap_or_else(|e| e.into_inner());
     match action {
         "state" => {}
@@ -122,7 +123,9 @@ fn api(tabs: &Tabs, action: &str, body: &[u8]) -> Result<Value, Refusal> {
             let game = text(&args, "game")?.to_string();
             let mut options = Vec::new();
             if let Some(o) = args.get("options") {
-                let o = o.as_object().ok_or_else(|| bad("'options' must be an object"))?;
+                let o = o
+                    .as_object()
+                    .ok_or_else(|| bad("'options' must be an object"))?;
                 for (name, v) in o {
                     let v = match v {
                         Value::String(s) => s.clone(),
@@ -153,7 +156,15 @@ fn api(tabs: &Tabs, action: &str, body: &[u8]) -> Result<Value, Refusal> {
             let ply = number(&args, "ply", 0)?;
             return Ok(tab.view(usize::try_from(ply).unwrap_or(usize::MAX))?);
         }
-        _ => return Err(Refusal(404, format!("unknown action '{}'", action.chars().take(40).collect::<String>()))),
+        _ => {
+            return Err(Refusal(
+                404,
+                format!(
+                    "unknown action '{}'",
+                    action.chars().take(40).collect::<String>()
+                ),
+            ))
+        }
     }
     Ok(tab.state())
 }
@@ -164,7 +175,10 @@ fn open(tabs: &Tabs) -> Result<Value, Refusal> {
     if tabs.count() >= tabs.config.max_tabs {
         return Err(Refusal(
             503,
-            format!("too many tabs open (at most {}): close one", tabs.config.max_tabs),
+            format!(
+                "too many tabs open (at most {}): close one",
+                tabs.config.max_tabs
+            ),
         ));
     }
     let tab = Tab::start(&tabs.engine)?;

@@ -59,7 +59,11 @@ impl Tabs {
     pub fn new(config: Config) -> anyhow::Result<Tabs> {
         let engine = if config.engine.is_empty() {
             let exe = std::env::current_exe()?;
-            vec![exe.to_string_lossy().into_owned(), "--protocol".into(), "gtp".into()]
+            vec![
+                exe.to_string_lossy().into_owned(),
+                "--protocol".into(),
+                "gtp".into(),
+            ]
         } else {
             config.engine.clone()
         };
@@ -110,10 +114,10 @@ pub fn run(config: Config) -> anyhow::Result<()> {
     }
     let server = Server::http((config.host.as_str(), config.port))
         .map_err(|e| anyhow::anyhow!("cannot listen on {}:{}: {e}", config.host, config.port))?;
-    let addr = server
-        .server_addr()
-        .to_ip()
-        .map_or_else(|| format!("{}:{}", config.host, config.port), |a| a.to_string());
+    let addr = server.server_addr().to_ip().map_or_else(
+        || format!("{}:{}", config.host, config.port),
+        |a| a.to_string(),
+    );
     println!("tetrad gui: http://{addr}/");
     serve(server, Arc::new(Tabs::new(config)?));
     Ok(())

@@ -159,12 +159,7 @@ function clickPoint(name) {
 function drawHand() {
   const hand = $('hand');
   hand.replaceChildren();
-  const hands = st.layout && st.layout.hands;
-  if (hands) {
-    const span = document.createElement('span');
-    span.textContent = 'in hand: ' + Object.entries(hands).map(([s, v]) => s + ' ' + v).join(', ') + ' ';
-    hand.appendChild(span);
-  }
+  // The picture itself shows what each side holds; these are the choices.
   for (const piece of handPieces()) {
     const b = document.createElement('button');
     b.textContent = piece;

@@ -137,7 +137,8 @@ pub struct Tab {
 }
 
 fn json_body(text: &str) -> Result<Value, TabError> {
-    serde_json::from_str(text).map_err(|_| TabError::Refused("the engine's JSON is unreadable".into()))
+    serde_json::from_str(text)
+        .map_err(|_| TabError::Refused("the engine's JSON is unreadable".into()))
 }
 
 impl Tab {
@@ -163,7 +164,11 @@ impl Tab {
             .lines()
             .filter_map(OptionDecl::parse)
             .collect();
-        let first = tab.games.first().cloned().ok_or(TabError::Invalid("the engine lists no games"))?;
+        let first = tab
+            .games
+            .first()
+            .cloned()
+            .ok_or(TabError::Invalid("the engine lists no games"))?;
         tab.new_game(&first, &[])?;
         Ok(tab)
     }
@@ -184,7 +189,10 @@ impl Tab {
         let svg = self.ask("showboard svg")?;
         let layout = json_body(&self.ask("board_layout")?)?;
         let legal = match self.ask("legal_moves_json") {
-            Ok(text) => json_body(&text)?["moves"].as_array().cloned().unwrap_or_default(),
+            Ok(text) => json_body(&text)?["moves"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default(),
             // Too many to list (a crowded board): the page can still ask the engine to move.
             Err(TabError::Refused(_)) => Vec::new(),
             Err(e) => return Err(e),
@@ -263,10 +271,14 @@ impl Tab {
     pub fn set_position(&mut self, position: &str) -> Result<(), TabError> {
         let position = position.trim();
         if position.is_empty() || position.len() > MAX_POSITION {
-            return Err(TabError::Invalid("a position string is one line of 1..4096 characters"));
+            return Err(TabError::Invalid(
+                "a position string is one line of 1..4096 characters",
+            ));
         }
         if position.chars().any(|c| c.is_control() || c == '#') {
-            return Err(TabError::Invalid("a position string has no control characters or '#'"));
+            return Err(TabError::Invalid(
+                "a position string has no control characters or '#'",
+            ));
         }
         self.ask(&format!("set_position {position}"))?;
         self.history.clear();
@@ -276,7 +288,9 @@ impl Tab {
     /// The engine's best lines, searched to `depth` plies (or `movetime` ms).
     pub fn analyse(&mut self, depth: u64, multipv: u64, movetime: u64) -> Result<Value, TabError> {
         if !(1..=64).contains(&depth) || !(1..=MAX_MULTIPV).contains(&multipv) {
-            return Err(TabError::Invalid("analysis depth must be 1..64 and lines 1..8"));
+            return Err(TabError::Invalid(
+                "analysis depth must be 1..64 and lines 1..8",
+            ));
         }
         if !(1..=MAX_MOVETIME).contains(&movetime) {
             return Err(TabError::Invalid("movetime must be 1..60000 ms"));
@@ -287,7 +301,9 @@ impl Tab {
             &format!("analyze depth {depth} multipv {multipv} movetime {movetime}"),
             ANSWER + Duration::from_millis(movetime),
         )?;
-        Ok(Value::Array(answer.lines().filter_map(analysis_line).collect()))
+        Ok(Value::Array(
+            answer.lines().filter_map(analysis_line).collect(),
+        ))
     }
 
     /// What the page shows: the game, the moves, the current position and its legal moves.

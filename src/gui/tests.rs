@@ -14,7 +14,10 @@ fn binary() -> PathBuf {
         return PathBuf::from(p);
     }
     let exe = std::env::current_exe().expect("the test binary's path");
-    let dir = exe.parent().and_then(|d| d.parent()).expect("target/<profile>/");
+    let dir = exe
+        .parent()
+        .and_then(|d| d.parent())
+        .expect("target/<profile>/");
     let bin = dir.join(format!("tetrad{}", std::env::consts::EXE_SUFFIX));
     assert!(
         bin.exists(),
@@ -35,7 +38,12 @@ fn tabs(max_tabs: usize) -> Tabs {
 }
 
 fn post(tabs: &Tabs, action: &str, body: Value) -> (u16, Value) {
-    let reply = handle(tabs, "POST", &format!("/api/{action}"), body.to_string().as_bytes());
+    let reply = handle(
+        tabs,
+        "POST",
+        &format!("/api/{action}"),
+        body.to_string().as_bytes(),
+    );
     let value = serde_json::from_slice(&reply.body).expect("every API reply is JSON");
     (reply.status, value)
 }
@@ -58,15 +66,25 @@ fn the_source_names_no_game() {
     let mut files = 0;
     for entry in std::fs::read_dir(&dir).expect("src/gui") {
         let path = entry.expect("an entry").path();
-        let text = std::fs::read_to_string(&path).expect("a text file").to_lowercase();
+        let text = std::fs::read_to_string(&path)
+            .expect("a text file")
+            .to_lowercase();
         files += 1;
         if path.ends_with("tests.rs") {
             continue;
         }
         for name in &names {
-            assert!(!text.contains(name.as_str()), "{} names '{name}'", path.display());
+            assert!(
+                !text.contains(name.as_str()),
+                "{} names '{name}'",
+                path.display()
+            );
         }
-        assert!(!text.contains("crate::games"), "{} uses the games", path.display());
+        assert!(
+            !text.contains("crate::games"),
+            "{} uses the games",
+            path.display()
+        );
     }
     assert!(files >= 5);
 }
@@ -87,7 +105,10 @@ fn every_game_opens_plays_and_takes_back() {
     for game in &games {
         let (status, state) = post(&tabs, "new", json!({"tab": id, "game": game}));
         assert_eq!(status, 200, "{state}");
-        let first = state["legal"][0]["move"].as_str().expect("a legal move").to_string();
+        let first = state["legal"][0]["move"]
+            .as_str()
+            .expect("a legal move")
+            .to_string();
         let (status, state) = post(&tabs, "play", json!({"tab": id, "move": first}));
         assert_eq!(status, 200, "{state}");
         assert_eq!(state["moves"], json!([first]));
@@ -97,9 +118,16 @@ fn every_game_opens_plays_and_takes_back() {
         let (status, state) = post(&tabs, "undo", json!({"tab": id}));
         assert_eq!(status, 200, "{state}");
         assert_eq!(state["moves"], json!([first]));
-        let (status, v) = post(&tabs, "analyse", json!({"tab": id, "depth": 2, "multipv": 2}));
+        let (status, v) = post(
+            &tabs,
+            "analyse",
+            json!({"tab": id, "depth": 2, "multipv": 2}),
+        );
         assert_eq!(status, 200, "{v}");
-        assert!(!v["lines"].as_array().expect("lines").is_empty(), "{game}: {v}");
+        assert!(
+            !v["lines"].as_array().expect("lines").is_empty(),
+            "{game}: {v}"
+        );
     }
 }
 
@@ -116,10 +144,22 @@ fn refusals_change_nothing() {
         ("play", json!({"tab": id, "move": 3}), 400),
         ("play", json!({"tab": "nope", "move": "x"}), 404),
         ("new", json!({"tab": id, "game": "chess"}), 422),
-        ("new", json!({"tab": id, "game": state["game"], "options": {"hash": "0"}}), 422),
-        ("new", json!({"tab": id, "game": state["game"], "options": {"nope": "1"}}), 422),
+        (
+            "new",
+            json!({"tab": id, "game": state["game"], "options": {"hash": "0"}}),
+            422,
+        ),
+        (
+            "new",
+            json!({"tab": id, "game": state["game"], "options": {"nope": "1"}}),
+            422,
+        ),
         ("position", json!({"tab": id, "position": "x\nquit"}), 422),
-        ("position", json!({"tab": id, "position": "not a position"}), 422),
+        (
+            "position",
+            json!({"tab": id, "position": "not a position"}),
+            422,
+        ),
         ("engine", json!({"tab": id, "movetime": 0}), 422),
         ("engine", json!({"tab": id, "movetime": -5}), 400),
         ("undo", json!({"tab": id}), 422),
@@ -145,7 +185,11 @@ fn refusals_change_nothing() {
         ("GET", "/etc/passwd", "", 404),
         ("GET", "/../Cargo.toml", "", 404),
     ] {
-        assert_eq!(handle(&tabs, method, url, body.as_bytes()).status, want, "{method} {url}");
+        assert_eq!(
+            handle(&tabs, method, url, body.as_bytes()).status,
+            want,
+            "{method} {url}"
+        );
     }
 }
 
@@ -162,10 +206,26 @@ fn fuzzed_requests_are_answered() {
         "state", "new", "play", "engine", "undo", "position", "analyse", "view", "close", "",
         "open/x", "../state",
     ];
-    let fields = ["move", "game", "position", "ply", "depth", "tab", "options", "movetime"];
+    let fields = [
+        "move", "game", "position", "ply", "depth", "tab", "options", "movetime",
+    ];
     let nasty = [
-        "", " ", "\n", "quit", "play a1\nquit", "%00", "\u{0}", "😀", "-1", "1e9", "{}", "[]",
-        "null", "true", "99999999999999999999", "set_option hash 4096",
+        "",
+        " ",
+        "\n",
+        "quit",
+        "play a1\nquit",
+        "%00",
+        "\u{0}",
+        "😀",
+        "-1",
+        "1e9",
+        "{}",
+        "[]",
+        "null",
+        "true",
+        "99999999999999999999",
+        "set_option hash 4096",
     ];
     let mut rng = SmallRng::seed_from_u64(25);
     for _ in 0..400 {
@@ -174,7 +234,10 @@ fn fuzzed_requests_are_answered() {
         if rng.gen_bool(0.3) {
             let raw: Vec<u8> = (0..rng.gen_range(0..80)).map(|_| rng.gen()).collect();
             let reply = handle(&tabs, "POST", &url, &raw);
-            assert!((400..500).contains(&reply.status) || reply.status == 200, "{url}");
+            assert!(
+                (400..500).contains(&reply.status) || reply.status == 200,
+                "{url}"
+            );
             continue;
         }
         let mut body = json!({"tab": if action == "close" { "other" } else { id.as_str() }});
@@ -184,14 +247,20 @@ fn fuzzed_requests_are_answered() {
                 json!(nasty[rng.gen_range(0..nasty.len())])
             } else {
                 let len = rng.gen_range(0..12);
-                json!((0..len).map(|_| char::from(rng.gen_range(0u8..128))).collect::<String>())
+                json!((0..len)
+                    .map(|_| char::from(rng.gen_range(0u8..128)))
+                    .collect::<String>())
             };
             if field != "tab" {
                 body[field] = value;
             }
         }
         let reply = handle(&tabs, "POST", &url, body.to_string().as_bytes());
-        assert!((200..500).contains(&reply.status), "{url} {body}: {}", reply.status);
+        assert!(
+            (200..500).contains(&reply.status),
+            "{url} {body}: {}",
+            reply.status
+        );
     }
     let (status, state) = post(&tabs, "state", json!({"tab": id}));
     assert_eq!(status, 200, "{state}");
