@@ -100,11 +100,13 @@ function startsWith(points, prefix) {
 function highlight() {
   const cands = pointMoves().filter((m) => startsWith(m.points, sel.points));
   const next = new Set(cands.map((m) => m.points[sel.points.length]).filter(Boolean));
+  // Where nearly every point starts a move (placements), marking them all says nothing.
+  const fewStarts = next.size * 2 < st.layout.points.length;
   for (const c of document.querySelectorAll('#board .hit')) {
     const name = c.getAttribute('data-point');
     c.classList.toggle('chosen', sel.points.includes(name));
     c.classList.toggle('target', (sel.points.length > 0 || sel.piece !== null) && next.has(name));
-    c.classList.toggle('start', sel.points.length === 0 && sel.piece === null && next.has(name));
+    c.classList.toggle('start', fewStarts && sel.points.length === 0 && sel.piece === null && next.has(name));
   }
   for (const b of document.querySelectorAll('#hand button')) {
     b.classList.toggle('selected', b.getAttribute('data-piece') === sel.piece);
