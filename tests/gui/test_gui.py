@@ -160,7 +160,9 @@ class GuiTest(unittest.TestCase):
         Select(self.el(css)).select_by_value(value)
 
     def moves(self):
-        return [e.get_attribute("data-move") for e in self.els("#moves [data-move]")]
+        # One script, not element by element: the list is redrawn when the engine answers.
+        return self.js("return [...document.querySelectorAll('#moves [data-move]')]"
+                       ".map((e) => e.getAttribute('data-move'))")
 
     def idle(self):
         return self.js("return !busy && !thinking")
