@@ -6,7 +6,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 
 use crate::games::prelude::*;
-use crate::games::{self, DrawTracker, GameKind, RuleError, Side};
+use crate::games::{self, DrawTracker, GameKind, MoveInput, RuleError, Side};
 use crate::games::{Outcome, Terminal};
 use crate::options::GameOption;
 use crate::render::{self, Picture};
@@ -102,6 +102,8 @@ pub trait AnyGame: Send {
     /// `None` when there are more than `cap` (counted at a cost bounded by `cap`, nothing built).
     fn legal_moves_upto(&self, cap: usize) -> Option<Vec<String>>;
     /// [`AnyGame::legal_moves_upto`] without a cap: for tests and tools, not for the protocol.
+    /// Like [`AnyGame::legal_moves_upto`], each move with how a person enters it.
+    fn legal_move_inputs_upto(&self, cap: usize) -> Option<Vec<(String, MoveInput)>>;
     fn legal_moves(&self) -> Vec<String> {
         self.legal_moves_upto(usize::MAX).unwrap_or_default()
     }
@@ -275,6 +277,25 @@ impl<G: Game> AnyGame for GameState<G> {
             .map(|m| self.game.format_move(&self.pos, m))
             .collect();
         out.sort_unstable();
+        Some(out)
+    }
+    fn legal_move_inputs_upto(&self, cap: usize) -> Option<Vec<(String, MoveInput)>> {
+        if self.result().is_some() {
+            return Some(Vec::new());
+        }
+        if cap != usize::MAX {
+            self.game.count_moves_upto(&self.pos, cap)?;
+        }
+        let mut moves = Vec::new();
+        self.game.legal_moves(&self.pos, &mut moves);
+        let mut out: Vec<(String, MoveInput)> = moves
+            .into_iter()
+            .map(|m| {
+                let text = self.game.format_move(&self.pos, m);
+                (text, self.game.move_input(&self.pos, m))
+            })
+            .collect();
+        out.sort_unstable_by(|a, b| a.0.cmp(&b.0));
         Some(out)
     }
     fn result(&self) -> Option<Terminal> {

@@ -7,6 +7,7 @@ pub mod engine;
 #[cfg(any(test, feature = "testkit"))]
 pub mod fuzz;
 pub mod games;
+pub mod gui;
 pub mod options;
 pub mod protocol;
 pub mod registry;

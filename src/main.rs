@@ -80,6 +80,19 @@ enum Command {
         #[arg(long)]
         game: String,
     },
+    /// Serves a web page to play and analyse every game in a browser (see docs/gui.md).
+    Gui {
+        /// Port to listen on (0: any free port).
+        #[arg(long, default_value_t = 8080)]
+        port: u16,
+        /// Address to listen on; anything but a loopback address is reachable by others.
+        #[arg(long, default_value = "127.0.0.1")]
+        host: String,
+        /// Engine command (program and arguments, split at spaces) speaking GTP; default: this
+        /// binary.
+        #[arg(long, value_name = "CMD")]
+        engine: Option<String>,
+    },
     /// Writes the board layout of a position as JSON (see protocol.md, `board_layout`).
     Layout {
         #[command(flatten)]
@@ -201,6 +214,24 @@ fn main() -> ExitCode {
             }
             Err(e) => {
                 eprintln!("tetrad: features: {e}");
+                ExitCode::from(1)
+            }
+        };
+    }
+    if let Some(Command::Gui { port, host, engine }) = &cli.command {
+        let config = tetrad::gui::Config {
+            host: host.clone(),
+            port: *port,
+            engine: engine
+                .as_deref()
+                .map(|e| e.split_whitespace().map(String::from).collect())
+                .unwrap_or_default(),
+            ..tetrad::gui::Config::default()
+        };
+        return match tetrad::gui::run(config) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("tetrad: gui: {e:#}");
                 ExitCode::from(1)
             }
         };

@@ -24,6 +24,7 @@ pub mod tune;
 mod walk;
 pub mod zobrist;
 
+pub use crate::render::MoveInput;
 pub use draw::Draw;
 pub use ending::{ending, outcome, DrawTracker};
 pub use registry::{GameKind, GameVisitor, UnknownGame, Workload, Workloads};
@@ -271,6 +272,15 @@ pub trait Notation: Rules {
     fn parse_position(&self, text: &str) -> Result<Self::Pos, RuleError>;
     /// Multi-line text diagram (no empty lines).
     fn render(&self, pos: &Self::Pos) -> String;
+    /// How a person enters a legal move on the board (`legal_moves_json`). The default: the
+    /// points its notation names, in order, and no piece from a hand; a game whose notation
+    /// names a piece or points not clicked overrides it.
+    fn move_input(&self, pos: &Self::Pos, mv: Self::Move) -> MoveInput {
+        MoveInput {
+            piece: None,
+            points: crate::render::move_points(&self.format_move(pos, mv)),
+        }
+    }
 }
 
 /// What search asks of a game beyond the rules: evaluation, ordering, and which moves to try.

@@ -125,6 +125,8 @@ pub enum Gtp {
     Analyze(Analyze),
     Undo,
     LegalMoves,
+    /// `legal_moves_json`: every legal move with how a person enters it, as JSON.
+    LegalMovesJson,
     Perft(u32),
     GameResult,
     SideToMove,
@@ -289,6 +291,11 @@ pub static GTP_COMMANDS: &[GtpCommand] = &[
     sync("legal_moves", "every legal move, sorted", |a| {
         no_args(Gtp::LegalMoves, a)
     }),
+    sync(
+        "legal_moves_json",
+        "every legal move with the points clicked to enter it, as JSON, for GUIs",
+        |a| no_args(Gtp::LegalMovesJson, a),
+    ),
     asynchronous(
         "perft",
         "perft N: the number of leaf positions N plies ahead",

@@ -3,7 +3,9 @@
 
 use std::fmt::Write as _;
 
-use super::{Hand, Picture};
+use std::collections::{HashMap, HashSet};
+
+use super::{Hand, MoveInput, Picture};
 
 fn string(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
@@ -260,4 +262,124 @@ pub fn layout(pic: &Picture) -> String {
     );
     out.push('}');
     out
+}
+
+/// The `legal_moves_json` document (schema in protocol.md): each legal move with its click
+/// sequence, flagged where clicks alone cannot tell it from another move, so that a GUI narrowing
+/// the list click by click knows when to stop or to ask.
+pub fn legal_moves(moves: &[(String, MoveInput)]) -> String {
+    fn key(m: &MoveInput) -> (Option<&str>, &[String]) {
+        (m.piece.as_deref(), &m.points)
+    }
+    let mut count: HashMap<(Option<&str>, &[String]), usize> = HashMap::new();
+    let mut prefixes: HashSet<(Option<&str>, &[String])> = HashSet::new();
+    for (_, m) in moves.iter().filter(|(_, m)| !m.points.is_empty()) {
+        *count.entry(key(m)).or_default() += 1;
+        for k in 1..m.points.len() {
+            prefixes.insert((m.piece.as_deref(), &m.points[..k]));
+        }
+    }
+    let items = moves
+        .iter()
+        .map(|(text, m)| {
+            let placed = !m.points.is_empty();
+            format!(
+                "{{\"move\":{},\"piece\":{},\"points\":{},\"no_points\":{},\"prefix\":{},\"shared\":{}}}",
+                string(text),
+                m.piece.as_deref().map_or("null".to_string(), string),
+                names(&m.points),
+                !placed,
+                placed && prefixes.contains(&key(m)),
+                placed && count.get(&key(m)).is_some_and(|&n| n > 1),
+            )
+        })
+        .collect();
+    let mut out = String::from("{\n");
+    array(&mut out, "moves", items, true);
+    out.push('}');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashSet;
+
+    use rand::rngs::SmallRng;
+    use rand::{Rng, SeedableRng};
+
+    use crate::games::GameKind;
+
+    /// Along seeded random games of every game: every legal move is listed once, names only
+    /// layout points, and its click sequence is unique unless the flags say otherwise (checked
+    /// pairwise here, apart from how the document computes them).
+    #[test]
+    fn legal_moves_json_is_enterable_by_clicks_in_every_game() {
+        let mut longest = 0;
+        for &kind in GameKind::ALL {
+            for seed in 0..3u64 {
+                let mut rng = SmallRng::seed_from_u64(seed);
+                let mut game = kind.new_state();
+                for _ply in 0..80 {
+                    let doc: serde_json::Value = serde_json::from_str(&super::legal_moves(
+                        &game.legal_move_inputs_upto(usize::MAX).unwrap_or_default(),
+                    ))
+                    .expect("legal_moves_json is JSON");
+                    let moves = doc["moves"].as_array().expect("a moves array").clone();
+                    let texts: Vec<&str> =
+                        moves.iter().filter_map(|m| m["move"].as_str()).collect();
+                    assert_eq!(texts, game.legal_moves(), "{} moves", kind.name());
+                    let layout: HashSet<String> = game
+                        .picture()
+                        .board
+                        .points
+                        .into_iter()
+                        .map(|p| p.name)
+                        .collect();
+                    let seq = |m: &serde_json::Value| {
+                        let pts: Vec<String> = m["points"]
+                            .as_array()
+                            .map(|a| {
+                                a.iter()
+                                    .filter_map(|p| p.as_str().map(String::from))
+                                    .collect()
+                            })
+                            .unwrap_or_default();
+                        (m["piece"].as_str().map(String::from), pts)
+                    };
+                    let seqs: Vec<_> = moves.iter().map(seq).collect();
+                    for (i, (a, (piece, pts))) in moves.iter().zip(&seqs).enumerate() {
+                        longest = longest.max(pts.len());
+                        for p in pts {
+                            assert!(
+                                layout.contains(p),
+                                "{}: {p} is no layout point",
+                                kind.name()
+                            );
+                        }
+                        assert_eq!(a["no_points"].as_bool(), Some(pts.is_empty()));
+                        if pts.is_empty() {
+                            continue;
+                        }
+                        let others = seqs
+                            .iter()
+                            .enumerate()
+                            .filter(|&(j, (bp, _))| j != i && bp == piece);
+                        let (mut shared, mut prefix) = (false, false);
+                        for (_, (_, bpts)) in others {
+                            shared |= bpts == pts;
+                            prefix |= bpts.len() > pts.len() && bpts.starts_with(pts);
+                        }
+                        assert_eq!(a["shared"].as_bool(), Some(shared), "{a}");
+                        assert_eq!(a["prefix"].as_bool(), Some(prefix), "{a}");
+                    }
+                    if texts.is_empty() {
+                        break;
+                    }
+                    let pick = texts[rng.gen_range(0..texts.len())].to_string();
+                    game.play(&pick).expect("a listed move is legal");
+                }
+            }
+        }
+        assert!(longest >= 3, "a capture chain or jump sequence came up");
+    }
 }

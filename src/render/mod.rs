@@ -136,6 +136,14 @@ pub struct Picture {
     pub result: Option<(String, String)>,
 }
 
+/// How a move is entered by clicking: the piece taken from the hand first, if any, then the
+/// board points (the `board_layout` names) in order. No points: a move without a place (a swap).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveInput {
+    pub piece: Option<String>,
+    pub points: Vec<String>,
+}
+
 /// The point names in a move's notation, in order: every `<file letter><digits>` token.
 /// This covers all four notations (`c3:e5`, `h10-h12`, `e3-e4*`, `(b3)`, `A@c3`); `swap` has
 /// no points.

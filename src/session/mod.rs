@@ -14,7 +14,7 @@ pub use worker::{EventSink, PerftError, SearchEvent};
 
 use crate::engine::{self, AnyGame, FoundMove};
 use crate::games::UnknownGame;
-use crate::games::{parse_side, RuleError, Side, Terminal};
+use crate::games::{parse_side, MoveInput, RuleError, Side, Terminal};
 use crate::options::OptionError;
 use crate::registry::Registry;
 use crate::render::Picture;
@@ -205,6 +205,12 @@ impl Session {
     /// [`MAX_LISTED_MOVES`].
     pub fn legal_moves(&self) -> Option<Vec<String>> {
         self.game.legal_moves_upto(MAX_LISTED_MOVES)
+    }
+
+    /// Every legal move with how a person enters it (`legal_moves_json`); `None` when there are
+    /// more than [`MAX_LISTED_MOVES`].
+    pub fn legal_move_inputs(&self) -> Option<Vec<(String, MoveInput)>> {
+        self.game.legal_move_inputs_upto(MAX_LISTED_MOVES)
     }
 
     /// The text diagram of the position.

@@ -437,6 +437,9 @@ const LAYERS: &[&[&str]] = &[
     &["session"],
     &["protocol"],
     &["fuzz"],
+    // The browser GUI drives engine processes over the protocol and imports nothing of the
+    // crate (`gui_imports_nothing_of_the_engine`); only the command line starts it.
+    &["gui"],
     &["main"],
 ];
 
@@ -675,6 +678,19 @@ fn modules_import_only_from_layers_below() {
             "{known:?} in {edges:?}"
         );
     }
+}
+
+/// The GUI is a protocol client like any outside GUI: it imports no module of the engine.
+#[test]
+fn gui_imports_nothing_of_the_engine() {
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let edges = import_edges(&src);
+    let from_gui: Vec<_> = edges.iter().filter(|(from, _)| from == "gui").collect();
+    assert!(from_gui.is_empty(), "{from_gui:?}");
+    assert!(
+        edges.contains(&("main".to_string(), "gui".to_string())),
+        "{edges:?}"
+    );
 }
 
 /// The check finds what it must: a cycle, an upward import through `super::` and a grouped

@@ -10,8 +10,8 @@ use std::sync::{Arc, Mutex};
 use rand::rngs::SmallRng;
 
 use super::{
-    DrawRules, FastPaths, GameOptions, Moves, Notation, Outcome, Reductions, RuleError, Rules,
-    SearchHooks, SearchTuning, Side, Terminal, ThreadTuning,
+    DrawRules, FastPaths, GameOptions, MoveInput, Moves, Notation, Outcome, Reductions, RuleError,
+    Rules, SearchHooks, SearchTuning, Side, Terminal, ThreadTuning,
 };
 use crate::options::{GameOption, Kind};
 
@@ -210,6 +210,9 @@ impl Notation for Pods {
     }
     fn render(&self, pos: &Pos) -> String {
         position::render(pos, self.tables.geo(pos))
+    }
+    fn move_input(&self, _pos: &Pos, mv: PodsMove) -> MoveInput {
+        notation::input(mv)
     }
 }
 

@@ -4,7 +4,7 @@ use super::board::{parse_point, point_name};
 use super::movegen::PodsMove;
 use super::position::{describe, pod_char, Pos};
 use super::Pods;
-use crate::games::RuleError;
+use crate::games::{MoveInput, RuleError};
 
 pub fn format(mv: PodsMove) -> String {
     match mv {
@@ -22,6 +22,21 @@ pub fn format(mv: PodsMove) -> String {
                 point_name(usize::from(to))
             )
         }
+    }
+}
+
+/// A placement is entered by choosing the pod from the hand, then its point; a step by its two
+/// points.
+pub fn input(mv: PodsMove) -> MoveInput {
+    match mv {
+        PodsMove::Place { pod, to } => MoveInput {
+            piece: Some(pod_char(0, usize::from(pod)).to_string()),
+            points: vec![point_name(usize::from(to))],
+        },
+        PodsMove::Step { from, to } => MoveInput {
+            piece: None,
+            points: vec![point_name(usize::from(from)), point_name(usize::from(to))],
+        },
     }
 }
 

@@ -430,6 +430,10 @@ impl Gtp {
                 Some(moves) => Ok(moves.join(" ")),
                 None => Err(GtpError::TooManyMoves),
             },
+            Cmd::LegalMovesJson => match session.legal_move_inputs() {
+                Some(moves) => Ok(format!("\n{}", render::json::legal_moves(&moves))),
+                None => Err(GtpError::TooManyMoves),
+            },
             Cmd::GameResult => Ok(match session.result() {
                 Some(t) => format!("{} {}", session.result_word(), t.reason),
                 None => "ongoing".into(),

@@ -1,0 +1,196 @@
+//! The JSON API the page uses (docs/gui.md): `GET /` and its two files, and `POST /api/ACTION`
+//! with a JSON object. Every field is typed and checked here or in [`Tab`]; whatever is not
+//! understood is answered 4xx and changes nothing.
+
+use std::sync::{Arc, Mutex};
+
+use rand::Rng;
+use serde_json::{json, Map, Value};
+
+use super::tab::{Tab, TabError, MAX_MOVETIME};
+use super::Tabs;
+
+const PAGE: &str = include_str!("page.html");
+const SCRIPT: &str = include_str!("page.js");
+const STYLE: &str = include_str!("page.css");
+
+/// An HTTP answer: status, content type and body.
+#[derive(Debug)]
+pub struct Reply {
+    pub status: u16,
+    pub content_type: &'static str,
+    pub body: Vec<u8>,
+}
+
+impl Reply {
+    fn json(status: u16, value: &Value) -> Reply {
+        Reply {
+            status,
+            content_type: "application/json",
+            body: value.to_string().into_bytes(),
+        }
+    }
+    pub fn error(status: u16, message: &str) -> Reply {
+        Reply::json(status, &json!({ "error": message }))
+    }
+    fn text(content_type: &'static str, text: &str) -> Reply {
+        Reply {
+            status: 200,
+            content_type,
+            body: text.as_bytes().to_vec(),
+        }
+    }
+}
+
+/// A request refused, with its status.
+struct Refusal(u16, String);
+
+impl From<TabError> for Refusal {
+    fn from(e: TabError) -> Refusal {
+        let status = match e {
+            TabError::Engine(_) => 502,
+            _ => 422,
+        };
+        Refusal(status, e.to_string())
+    }
+}
+
+fn bad(message: &str) -> Refusal {
+    Refusal(400, message.to_string())
+}
+
+/// One request in, one reply out; never panics on what the client sends.
+pub fn handle(tabs: &Tabs, method: &str, url: &str, body: &[u8]) -> Reply {
+    let path = url.split('?').next().unwrap_or_default();
+    match (method, path) {
+        ("GET", "/") | ("GET", "/index.html") => Reply::text("text/html; charset=utf-8", PAGE),
+        ("GET", "/page.js") => Reply::text("text/javascript; charset=utf-8", SCRIPT),
+        ("GET", "/page.css") => Reply::text("text/css; charset=utf-8", STYLE),
+        ("POST", p) if p.starts_with("/api/") => match api(tabs, &p[5..], body) {
+            Ok(v) => Reply::json(200, &v),
+            Err(Refusal(status, message)) => Reply::error(status, &message),
+        },
+        (_, "/") | (_, "/page.js") | (_, "/page.css") => Reply::error(405, "method not allowed"),
+        (_, p) if p.starts_with("/api/") => Reply::error(405, "the API takes POST"),
+        _ => Reply::error(404, "not found"),
+    }
+}
+
+fn field<'a>(args: &'a Map<String, Value>, name: &str) -> Result<&'a Value, Refusal> {
+    args.get(name)
+        .ok_or_else(|| bad(&format!("missing field '{name}'")))
+}
+
+fn text<'a>(args: &'a Map<String, Value>, name: &str) -> Result<&'a str, Refusal> {
+    field(args, name)?
+        .as_str()
+        .ok_or_else(|| bad(&format!("field '{name}' must be a string")))
+}
+
+fn number(args: &Map<String, Value>, name: &str, default: u64) -> Result<u64, Refusal> {
+    match args.get(name) {
+        None => Ok(default),
+        Some(v) => v
+            .as_u64()
+            .ok_or_else(|| bad(&format!("field '{name}' must be a whole number"))),
+    }
+}
+
+fn api(tabs: &Tabs, action: &str, body: &[u8]) -> Result<Value, Refusal> {
+    let value: Value =
+        serde_json::from_slice(body).map_err(|_| bad("the body must be a JSON object"))?;
+    let Value::Object(args) = value else {
+        return Err(bad("the body must be a JSON object"));
+    };
+    if action == "open" {
+        return open(tabs);
+    }
+    let id = text(&args, "tab")?;
+    if action == "close" {
+        tabs.lock().remove(id);
+        return Ok(json!({}));
+    }
+    let tab = tabs.lock().get(id).cloned().ok_or_else(|| {
+        Refusal(
+            404,
+            "no such tab (closed after being idle?): reload the page".into(),
+        )
+    })?;
+    let mut tab = tab.lock().unwrap_or_else(|e| e.into_inner());
+    match action {
+        "state" => {}
+        "new" => {
+            let game = text(&args, "game")?.to_string();
+            let mut options = Vec::new();
+            if let Some(o) = args.get("options") {
+                let o = o
+                    .as_object()
+                    .ok_or_else(|| bad("'options' must be an object"))?;
+                for (name, v) in o {
+                    let v = match v {
+                        Value::String(s) => s.clone(),
+                        Value::Bool(b) => b.to_string(),
+                        Value::Number(n) => n.to_string(),
+                        _ => return Err(bad("an option value is a string, number or boolean")),
+                    };
+                    options.push((name.clone(), v));
+                }
+            }
+            tab.new_game(&game, &options)?;
+        }
+        "play" => tab.play(text(&args, "move")?)?,
+        "engine" => {
+            tab.engine_move(number(&args, "movetime", 500)?)?;
+        }
+        "undo" => tab.undo()?,
+        "position" => tab.set_position(text(&args, "position")?)?,
+        "analyse" => {
+            let lines = tab.analyse(
+                number(&args, "depth", 8)?,
+                number(&args, "multipv", 3)?,
+                number(&args, "movetime", MAX_MOVETIME.min(2000))?,
+            )?;
+            return Ok(json!({ "lines": lines }));
+        }
+        "view" => {
+            let ply = number(&args, "ply", 0)?;
+            return Ok(tab.view(usize::try_from(ply).unwrap_or(usize::MAX))?);
+        }
+        _ => {
+            return Err(Refusal(
+                404,
+                format!(
+                    "unknown action '{}'",
+                    action.chars().take(40).collect::<String>()
+                ),
+            ))
+        }
+    }
+    Ok(tab.state())
+}
+
+/// A new tab: its own engine process, while there is room.
+fn open(tabs: &Tabs) -> Result<Value, Refusal> {
+    tabs.reap();
+    if tabs.count() >= tabs.config.max_tabs {
+        return Err(Refusal(
+            503,
+            format!(
+                "too many tabs open (at most {}): close one",
+                tabs.config.max_tabs
+            ),
+        ));
+    }
+    let tab = Tab::start(&tabs.engine)?;
+    let state = tab.state();
+    let id = format!("{:016x}", rand::thread_rng().gen::<u64>());
+    let mut open = tabs.lock();
+    // Another tab may have opened while this engine started.
+    if open.len() >= tabs.config.max_tabs {
+        return Err(Refusal(503, "too many tabs open: close one".into()));
+    }
+    open.insert(id.clone(), Arc::new(Mutex::new(tab)));
+    let mut state = state;
+    state["tab"] = json!(id);
+    Ok(state)
+}

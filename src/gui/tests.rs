@@ -1,0 +1,290 @@
+//! The server's request handling against real engine processes, and the browser suite.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use serde_json::{json, Value};
+
+use super::api::handle;
+use super::{is_loopback, Config, Tabs};
+
+/// This build's `tetrad` binary (cargo builds it for the integration tests, next to `deps/`).
+fn binary() -> PathBuf {
+    if let Some(p) = std::env::var_os("TETRAD_BIN") {
+        return PathBuf::from(p);
+    }
+    let exe = std::env::current_exe().expect("the test binary's path");
+    let dir = exe
+        .parent()
+        .and_then(|d| d.parent())
+        .expect("target/<profile>/");
+    let bin = dir.join(format!("tetrad{}", std::env::consts::EXE_SUFFIX));
+    assert!(
+        bin.exists(),
+        "{} not built: run the tests with `cargo test` (which builds it) or set TETRAD_BIN",
+        bin.display()
+    );
+    bin
+}
+
+fn tabs(max_tabs: usize) -> Tabs {
+    let config = Config {
+        engine: vec![binary().to_string_lossy().into_owned()],
+        max_tabs,
+        idle: Duration::from_secs(3600),
+        ..Config::default()
+    };
+    Tabs::new(config).expect("tabs")
+}
+
+fn post(tabs: &Tabs, action: &str, body: Value) -> (u16, Value) {
+    let reply = handle(
+        tabs,
+        "POST",
+        &format!("/api/{action}"),
+        body.to_string().as_bytes(),
+    );
+    let value = serde_json::from_slice(&reply.body).expect("every API reply is JSON");
+    (reply.status, value)
+}
+
+#[test]
+fn loopback_addresses() {
+    assert!(is_loopback("127.0.0.1") && is_loopback("::1") && is_loopback("localhost"));
+    assert!(!is_loopback("0.0.0.0") && !is_loopback("192.168.1.2"));
+}
+
+#[test]
+fn the_source_names_no_game() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src/gui");
+    let mut names: Vec<String> = crate::games::GameKind::NAMES
+        .iter()
+        .flat_map(|n| n.split('-').map(String::from).collect::<Vec<_>>())
+        .filter(|n| n.len() > 4)
+        .collect();
+    names.extend(crate::games::GameKind::NAMES.iter().map(|n| n.to_string()));
+    let mut files = 0;
+    for entry in std::fs::read_dir(&dir).expect("src/gui") {
+        let path = entry.expect("an entry").path();
+        let text = std::fs::read_to_string(&path)
+            .expect("a text file")
+            .to_lowercase();
+        files += 1;
+        if path.ends_with("tests.rs") {
+            continue;
+        }
+        for name in &names {
+            assert!(
+                !text.contains(name.as_str()),
+                "{} names '{name}'",
+                path.display()
+            );
+        }
+        assert!(
+            !text.contains("crate::games"),
+            "{} uses the games",
+            path.display()
+        );
+    }
+    assert!(files >= 5);
+}
+
+#[test]
+fn every_game_opens_plays_and_takes_back() {
+    let tabs = tabs(2);
+    let (status, state) = post(&tabs, "open", json!({}));
+    assert_eq!(status, 200, "{state}");
+    let id = state["tab"].as_str().expect("a tab id").to_string();
+    let games: Vec<String> = state["games"]
+        .as_array()
+        .expect("games")
+        .iter()
+        .filter_map(|g| g.as_str().map(String::from))
+        .collect();
+    assert_eq!(games.len(), crate::games::GameKind::ALL.len());
+    for game in &games {
+        let (status, state) = post(&tabs, "new", json!({"tab": id, "game": game}));
+        assert_eq!(status, 200, "{state}");
+        let first = state["legal"][0]["move"]
+            .as_str()
+            .expect("a legal move")
+            .to_string();
+        let (status, state) = post(&tabs, "play", json!({"tab": id, "move": first}));
+        assert_eq!(status, 200, "{state}");
+        assert_eq!(state["moves"], json!([first]));
+        let (status, state) = post(&tabs, "engine", json!({"tab": id, "movetime": 20}));
+        assert_eq!(status, 200, "{state}");
+        assert_eq!(state["moves"].as_array().map(Vec::len), Some(2));
+        let (status, state) = post(&tabs, "undo", json!({"tab": id}));
+        assert_eq!(status, 200, "{state}");
+        assert_eq!(state["moves"], json!([first]));
+        let (status, v) = post(
+            &tabs,
+            "analyse",
+            json!({"tab": id, "depth": 2, "multipv": 2}),
+        );
+        assert_eq!(status, 200, "{v}");
+        assert!(
+            !v["lines"].as_array().expect("lines").is_empty(),
+            "{game}: {v}"
+        );
+    }
+}
+
+#[test]
+fn refusals_change_nothing() {
+    let tabs = tabs(1);
+    let (_, state) = post(&tabs, "open", json!({}));
+    let id = state["tab"].as_str().expect("a tab id").to_string();
+    let position = state["position"].clone();
+    let refused = [
+        ("play", json!({"tab": id, "move": "zz99"}), 422),
+        ("play", json!({"tab": id, "move": "a1\nquit"}), 422),
+        ("play", json!({"tab": id}), 400),
+        ("play", json!({"tab": id, "move": 3}), 400),
+        ("play", json!({"tab": "nope", "move": "x"}), 404),
+        ("new", json!({"tab": id, "game": "chess"}), 422),
+        (
+            "new",
+            json!({"tab": id, "game": state["game"], "options": {"hash": "0"}}),
+            422,
+        ),
+        (
+            "new",
+            json!({"tab": id, "game": state["game"], "options": {"nope": "1"}}),
+            422,
+        ),
+        ("position", json!({"tab": id, "position": "x\nquit"}), 422),
+        (
+            "position",
+            json!({"tab": id, "position": "not a position"}),
+            422,
+        ),
+        ("engine", json!({"tab": id, "movetime": 0}), 422),
+        ("engine", json!({"tab": id, "movetime": -5}), 400),
+        ("undo", json!({"tab": id}), 422),
+        ("analyse", json!({"tab": id, "multipv": 99}), 422),
+        ("view", json!({"tab": id, "ply": 7}), 422),
+        ("frobnicate", json!({"tab": id}), 404),
+        ("open", json!({}), 503),
+    ];
+    for (action, body, want) in refused {
+        let (status, v) = post(&tabs, action, body.clone());
+        assert_eq!(status, want, "{action} {body}: {v}");
+        assert!(v["error"].is_string(), "{v}");
+    }
+    let (status, state) = post(&tabs, "state", json!({"tab": id}));
+    assert_eq!(status, 200);
+    assert_eq!(state["position"], position);
+    assert_eq!(state["moves"], json!([]));
+    for (method, url, body, want) in [
+        ("GET", "/api/state", "", 405),
+        ("POST", "/api/state", "{", 400),
+        ("POST", "/api/state", "[]", 400),
+        ("PUT", "/", "", 405),
+        ("GET", "/etc/passwd", "", 404),
+        ("GET", "/../Cargo.toml", "", 404),
+    ] {
+        assert_eq!(
+            handle(&tabs, method, url, body.as_bytes()).status,
+            want,
+            "{method} {url}"
+        );
+    }
+}
+
+/// Seeded random requests (actions, fields, values, raw bodies): each gets an answer, none
+/// panics, and the tab's engine still plays afterwards.
+#[test]
+fn fuzzed_requests_are_answered() {
+    use rand::rngs::SmallRng;
+    use rand::{Rng, SeedableRng};
+    let tabs = tabs(2);
+    let (_, state) = post(&tabs, "open", json!({}));
+    let id = state["tab"].as_str().expect("a tab id").to_string();
+    let actions = [
+        "state", "new", "play", "engine", "undo", "position", "analyse", "view", "close", "",
+        "open/x", "../state",
+    ];
+    let fields = [
+        "move", "game", "position", "ply", "depth", "tab", "options", "movetime",
+    ];
+    let nasty = [
+        "",
+        " ",
+        "\n",
+        "quit",
+        "play a1\nquit",
+        "%00",
+        "\u{0}",
+        "😀",
+        "-1",
+        "1e9",
+        "{}",
+        "[]",
+        "null",
+        "true",
+        "99999999999999999999",
+        "set_option hash 4096",
+    ];
+    let mut rng = SmallRng::seed_from_u64(25);
+    for _ in 0..400 {
+        let action = actions[rng.gen_range(0..actions.len())];
+        let url = format!("/api/{action}");
+        if rng.gen_bool(0.3) {
+            let raw: Vec<u8> = (0..rng.gen_range(0..80)).map(|_| rng.gen()).collect();
+            let reply = handle(&tabs, "POST", &url, &raw);
+            assert!(
+                (400..500).contains(&reply.status) || reply.status == 200,
+                "{url}"
+            );
+            continue;
+        }
+        let mut body = json!({"tab": if action == "close" { "other" } else { id.as_str() }});
+        for _ in 0..rng.gen_range(0..3) {
+            let field = fields[rng.gen_range(0..fields.len())];
+            let value = if rng.gen_bool(0.5) {
+                json!(nasty[rng.gen_range(0..nasty.len())])
+            } else {
+                let len = rng.gen_range(0..12);
+                json!((0..len)
+                    .map(|_| char::from(rng.gen_range(0u8..128)))
+                    .collect::<String>())
+            };
+            if field != "tab" {
+                body[field] = value;
+            }
+        }
+        let reply = handle(&tabs, "POST", &url, body.to_string().as_bytes());
+        assert!(
+            (200..500).contains(&reply.status),
+            "{url} {body}: {}",
+            reply.status
+        );
+    }
+    let (status, state) = post(&tabs, "state", json!({"tab": id}));
+    assert_eq!(status, 200, "{state}");
+    if let Some(mv) = state["legal"][0]["move"].as_str() {
+        let (status, state) = post(&tabs, "play", json!({"tab": id, "move": mv}));
+        assert_eq!(status, 200, "{state}");
+    }
+}
+
+/// The browser suite (tests/gui/test_gui.py): headless Chromium plays every game through the
+/// page. Its release-build run is the one that counts: a debug engine is too slow for its move
+/// times, so the debug pass only says it left it out.
+#[test]
+fn browser_suite() {
+    if cfg!(debug_assertions) {
+        println!("browser suite skipped: it runs with the release build (cargo test --release)");
+        return;
+    }
+    let root = env!("CARGO_MANIFEST_DIR");
+    let status = std::process::Command::new("python3")
+        .args(["-m", "unittest", "discover", "-s", "tests/gui"])
+        .current_dir(root)
+        .env("TETRAD_BIN", binary())
+        .status()
+        .expect("python3 runs");
+    assert!(status.success(), "browser tests failed: {status}");
+}
