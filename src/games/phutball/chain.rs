@@ -14,6 +14,7 @@ pub struct Chain {
 }
 
 impl Chain {
+    #[inline]
     pub fn new(men: &Bits) -> Chain {
         Chain {
             men: *men,
@@ -23,6 +24,7 @@ impl Chain {
     }
 
     /// Jumps the `k` men in a row from `ball` in direction `dir`.
+    #[inline(always)]
     pub fn take(&mut self, dir: usize, ball: u16, k: u32) {
         let step = &STEP[dir];
         let mut r = step[ball as usize];
@@ -35,6 +37,7 @@ impl Chain {
     }
 
     /// Undoes [`Chain::take`] with the same arguments.
+    #[inline(always)]
     pub fn put_back(&mut self, dir: usize, ball: u16, k: u32) {
         let step = &STEP[dir];
         let mut r = step[ball as usize];
@@ -47,6 +50,7 @@ impl Chain {
     }
 
     /// The key of the state (ball on `ball`, the men jumped so far).
+    #[inline]
     pub fn key(&self, ball: u16) -> u64 {
         self.rhash ^ BALL_KEYS[ball as usize]
     }
