@@ -224,37 +224,53 @@ fn positions_near_the_end(game: &str) -> Vec<String> {
         }
         moves.push(best.to_string());
     }
-    let tail = moves.len().saturating_sub(4)..=moves.len();
+    let tail = moves.len().saturating_sub(8)..=moves.len();
     kept.extend(tail.map(|n| moves[..n].join(" ")));
     kept.sort();
     kept.dedup();
     kept
 }
 
-/// With two threads a helper that proves a win deepens no further than the main thread would,
-/// and the main thread reports only the depths the search completed: never beyond the depth
-/// asked (v0.2.0 reported a helper's `info depth 120 seldepth 120 score mate 1`, deeper than
-/// the `Depth` option allows). Many short searches, since which thread finishes first varies.
+/// With two threads the main thread reports as its own the deepest depth a helper completed;
+/// that must be a depth the search was allowed to reach. v0.2.0's helpers, once they had
+/// proven a mate, went on to the last depth (each one cut at once by the mate's distance), and
+/// a search with no depth limit then reported `info depth 120 seldepth 120 score mate 1`,
+/// deeper than the `Depth` option allows. Many short searches near each game's end (where
+/// wins are forced), since which thread completes what first varies: with `go depth D`, no
+/// depth above D; with `go nodes N`, none above the `Depth` option's maximum.
 #[test]
 fn two_threads_never_report_a_depth_beyond_the_limit() {
     for game in common::game_names() {
         let positions = positions_near_the_end(&game);
-        assert!(positions.len() >= 4, "{game}: {positions:?}");
-        let mut e = ugi_with_threads(&game, 2);
+        assert!(positions.len() >= 8, "{game}: {positions:?}");
+        let mut e = Engine::start(&[]);
+        e.send("ugi");
+        let options = e.until("ugiok");
+        let most: u32 = options
+            .iter()
+            .find(|l| l.starts_with("option name Depth "))
+            .and_then(|l| field(l, "max"))
+            .and_then(|m| m.parse().ok())
+            .expect("the Depth option and its maximum");
+        e.send(&format!("setoption name UCI_Variant value {game}"));
+        e.send("setoption name Threads value 2");
         let mut mates = 0;
         for moves in &positions {
-            for limit in 1..=4u32 {
+            for (go, limit) in [
+                ("go depth 1", 1),
+                ("go depth 2", 2),
+                ("go depth 3", 3),
+                ("go depth 4", 4),
+                ("go nodes 20000", most),
+            ] {
                 e.send(&format!("position startpos moves {moves}"));
-                e.send(&format!("go depth {limit}"));
+                e.send(go);
                 for l in e.until("bestmove") {
                     let Some(depth) = field(&l, "depth") else {
                         continue;
                     };
                     let depth: u32 = depth.parse().expect("a depth");
-                    assert!(
-                        depth <= limit,
-                        "{game}, go depth {limit} after `{moves}`: {l}"
-                    );
+                    assert!(depth <= limit, "{game}, {go} after `{moves}`: {l}");
                     mates += usize::from(l.contains(" score mate "));
                 }
             }
@@ -268,7 +284,7 @@ fn two_threads_never_report_a_depth_beyond_the_limit() {
 /// are written, so lines that each read the counters and the clock anew would differ.
 #[test]
 fn multipv_lines_of_one_depth_share_time_nodes_and_nps() {
-    const DEPTH: u32 = 5;
+    const DEPTH: u32 = 3;
     for game in common::game_names() {
         let mut e = ugi_with_threads(&game, 2);
         e.send("setoption name MultiPV value 3");
