@@ -119,11 +119,11 @@ pub struct SearchTuning {
     /// A node at least 4 plies deep without a table move is searched a ply shallower.
     pub iir: bool,
     /// Reverse futility: a non-PV node at depth ≤ 3 whose static evaluation is this much per
-    /// ply above beta returns it (0: never).
-    pub futility_margin: i32,
+    /// ply above beta returns it. `None`: never.
+    pub futility_margin: Option<i32>,
     /// Late-move pruning: a non-PV node at depth ≤ 3 skips the quiet moves after the first
-    /// `(3 + depth²)·late_move_percent/100` (0: never).
-    pub late_move_percent: u32,
+    /// `(3 + depth²)·late_move_percent/100`. `None`: never.
+    pub late_move_percent: Option<u32>,
     /// A move whose [`SearchHooks::order_hint`] is at least this makes a threat (Diamond: a
     /// square with three corners): it is neither reduced nor pruned, and neither is the node it
     /// leads to. `None`: no move is known as a threat.
@@ -163,8 +163,8 @@ impl SearchTuning {
         reductions: Reductions::Fixed,
         history_malus: false,
         iir: false,
-        futility_margin: 0,
-        late_move_percent: 0,
+        futility_margin: None,
+        late_move_percent: None,
         threat_hint: None,
         time_scaling: false,
         threads: ThreadTuning {

@@ -315,6 +315,10 @@ fn query(io: &mut Io, session: &Session, no_position: Option<&str>, q: &str) {
             Some(Outcome::Win(Side::P1)) => "p1win".into(),
             Some(Outcome::Win(Side::P2)) => "p2win".into(),
         },
+        ("", _) => {
+            error(io, "query needs one of gameover, p1turn, result");
+            "none".into()
+        }
         _ => {
             error(io, &format!("unknown query '{q}'"));
             "none".into()

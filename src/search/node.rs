@@ -305,11 +305,12 @@ impl<G: Game> Searcher<'_, G> {
         let guarded = threatened || (ply > 0 && (self.forcing[ply - 1] || self.threat[ply]));
         let may_cut = !is_pv && ply > 0 && depth > 0 && !guarded;
         // Reverse futility: so far above beta near the horizon that a few plies will not undo it.
-        if may_cut && depth <= PRUNE_DEPTH && tuning.futility_margin > 0 && beta.abs() < MATE_BOUND
-        {
-            let eval = game.evaluate(pos).clamp(-EVAL_LIMIT, EVAL_LIMIT);
-            if eval - tuning.futility_margin * depth >= beta {
-                return eval;
+        if let Some(margin) = tuning.futility_margin {
+            if may_cut && depth <= PRUNE_DEPTH && beta.abs() < MATE_BOUND {
+                let eval = game.evaluate(pos).clamp(-EVAL_LIMIT, EVAL_LIMIT);
+                if eval - margin * depth >= beta {
+                    return eval;
+                }
             }
         }
         // No table move this deep: the node was never searched, so a shallower search first is
@@ -317,10 +318,11 @@ impl<G: Game> Searcher<'_, G> {
         if tuning.iir && depth >= IIR_DEPTH && ply > 0 && tt_move.is_none() && !guarded {
             depth -= 1;
         }
-        let late_moves = if may_cut && depth <= PRUNE_DEPTH && tuning.late_move_percent > 0 {
-            (LATE_MOVES_BASE + depth * depth) as usize * tuning.late_move_percent as usize / 100
-        } else {
-            usize::MAX
+        let late_moves = match tuning.late_move_percent {
+            Some(percent) if may_cut && depth <= PRUNE_DEPTH => {
+                (LATE_MOVES_BASE + depth * depth) as usize * percent as usize / 100
+            }
+            _ => usize::MAX,
         };
 
         let mut moves = std::mem::take(&mut self.buffers[ply]);
@@ -499,8 +501,8 @@ impl<'a, G: Game> Searcher<'a, G> {
             superseded: false,
             rules,
             tuning,
-            track_forcing: tuning.futility_margin > 0
-                || tuning.late_move_percent > 0
+            track_forcing: tuning.futility_margin.is_some()
+                || tuning.late_move_percent.is_some()
                 || tuning.iir
                 || tuning.reductions != Reductions::Fixed,
             forcing: vec![false; MAX_PLY + 1],

@@ -16,11 +16,14 @@ SCRIPTS = os.path.join(REPO, "scripts")
 ARENA = os.path.join(SCRIPTS, "arena.py")
 TETRAD = os.environ.get("TETRAD_BIN") or os.path.join(REPO, "target", "release", "tetrad")
 PY = sys.executable or "python3"
+# The runner and the fakes use the standard library alone: -S (no site packages) holds them to
+# that, and spares each of the suite's hundreds of Python start-ups the site set-up.
+PY_STDLIB = "%s -S" % PY
 
 if SCRIPTS not in sys.path:
     sys.path.insert(0, SCRIPTS)
 
-FAKE_REFEREE = "%s %s" % (PY, os.path.join(HERE, "fake_referee.py"))
+FAKE_REFEREE = "%s %s" % (PY_STDLIB, os.path.join(HERE, "fake_referee.py"))
 
 
 def _report_skips():
@@ -50,7 +53,7 @@ _report_skips()
 
 def fake(name, *flags, proto="ugi", extra=""):
     """An --engine spec for the fake engine."""
-    cmd = "%s %s --name %s %s" % (PY, os.path.join(HERE, "fake_engine.py"), name, " ".join(flags))
+    cmd = "%s %s --name %s %s" % (PY_STDLIB, os.path.join(HERE, "fake_engine.py"), name, " ".join(flags))
     spec = "cmd=%s,name=%s,proto=%s" % (cmd.strip(), name, proto)
     return spec + ("," + extra if extra else "")
 
@@ -99,7 +102,7 @@ def run_arena(engines, *args, game="toy", referee=FAKE_REFEREE, timeout=120, out
     if outdir is None:
         outdir = tempfile.mkdtemp(prefix="arena-test-")
         atexit.register(shutil.rmtree, outdir, True)
-    argv = [PY, ARENA, "--game", game, "--out", outdir, "--quiet"]
+    argv = [PY, "-S", ARENA, "--game", game, "--out", outdir, "--quiet"]
     if referee:
         argv += ["--referee", referee]
     for e in engines:

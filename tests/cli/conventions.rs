@@ -728,3 +728,34 @@ fn the_layer_check_catches_upward_imports() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// docs/architecture.md: no file in `src/` over about 600 lines (data belongs in a text file
+/// beside its tests). A file that must be longer is named here, and in that page, with why.
+#[test]
+fn no_source_file_is_over_600_lines() {
+    const LIMIT: usize = 600;
+    const ALLOWED: &[&str] = &[];
+    fn walk(dir: &std::path::Path, long: &mut Vec<String>) {
+        for entry in std::fs::read_dir(dir).expect("readable src") {
+            let path = entry.expect("dir entry").path();
+            if path.is_dir() {
+                walk(&path, long);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                let lines = std::fs::read_to_string(&path)
+                    .expect("a file")
+                    .lines()
+                    .count();
+                let name = path.to_string_lossy().replace('\\', "/");
+                if lines > LIMIT && !ALLOWED.iter().any(|a| name.ends_with(a)) {
+                    long.push(format!("{name}: {lines} lines"));
+                }
+            }
+        }
+    }
+    let mut long = Vec::new();
+    walk(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
+        &mut long,
+    );
+    assert!(long.is_empty(), "split by subject: {long:?}");
+}

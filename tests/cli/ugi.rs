@@ -666,3 +666,26 @@ fn with_no_position_every_command_that_reads_it_says_so() {
     e.send("go perft 1");
     assert_eq!(e.line(), "d4:f6: 1");
 }
+
+#[test]
+fn a_query_without_a_known_word_still_gets_its_response() {
+    let mut e = Engine::start(&[]);
+    e.send("uci");
+    e.until("uciok");
+    e.send("position startpos");
+    let needs = "info string error: query needs one of gameover, p1turn, result";
+    for (cmd, error) in [
+        ("query", needs.to_string()),
+        ("query   ", needs.to_string()),
+        (
+            "query gameover now",
+            "info string error: unknown query 'gameover now'".to_string(),
+        ),
+    ] {
+        e.send(cmd);
+        assert_eq!(e.line(), error, "{cmd:?}");
+        assert_eq!(e.line(), "response none", "{cmd:?}");
+    }
+    e.send("query gameover");
+    assert_eq!(e.line(), "response false");
+}

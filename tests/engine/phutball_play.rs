@@ -58,7 +58,7 @@ fn score_in_one_at_depth_1_and_3() {
     assert!(SCORE_IN_ONE.len() >= 30 && long >= 4 && traps >= 4);
     let mut e = engine();
     let mut failures = Vec::new();
-    for s in SCORE_IN_ONE {
+    for s in SCORE_IN_ONE.iter() {
         let winner = if side_of(&game, s.position) == Some(Side::P1) {
             "red"
         } else {
@@ -94,7 +94,7 @@ fn stop_the_threat_at_depth_2() {
     assert!(STOP_THE_THREAT.len() >= 30);
     let mut e = engine();
     let mut failures = Vec::new();
-    for s in STOP_THE_THREAT {
+    for s in STOP_THE_THREAT.iter() {
         let pos = game.parse_position(s.position).expect("suite position");
         // The position is what it claims: the opponent could score if it were his move.
         let mut flipped = pos;
@@ -136,7 +136,7 @@ fn stop_the_threat_at_depth_2() {
 fn greedy_baseline_scores_when_it_can() {
     let game = Phutball;
     let mut rng = SmallRng::seed_from_u64(1);
-    for s in SCORE_IN_ONE {
+    for s in SCORE_IN_ONE.iter() {
         let pos = game.parse_position(s.position).expect("suite position");
         let mv = phutball_greedy_move(&game, &pos, &mut rng);
         assert!(

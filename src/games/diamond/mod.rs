@@ -110,8 +110,8 @@ impl SearchHooks for Diamond {
       // move by move.
     fn search_tuning(&self) -> SearchTuning {
         SearchTuning {
-            futility_margin: 80,
-            late_move_percent: 100,
+            futility_margin: Some(80),
+            late_move_percent: Some(100),
             threat_hint: Some(20_000),
             ..SearchTuning::DEFAULT
         }

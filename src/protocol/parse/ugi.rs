@@ -220,7 +220,8 @@ pub fn ugi_line(line: &str) -> Result<Ugi, ParseError> {
         "eval" => bare(Ugi::Eval),
         "stop" => bare(Ugi::Stop),
         "ponderhit" => bare(Ugi::PonderHit),
-        "query" => Ok(Ugi::Query(one_word(args)?.to_ascii_lowercase())),
+        // Never a parse error: an arbiter waits for the `response` every query gets.
+        "query" => Ok(Ugi::Query(args.trim_end().to_ascii_lowercase())),
         "debug" => Ok(Ugi::Debug),
         "quit" => Ok(Ugi::Quit),
         _ => Err(ParseError::UnknownUgi(cmd.to_string())),

@@ -111,7 +111,7 @@ fn unstoppable_threat_evaluates_as_lost() {
 #[test]
 fn score_in_one_suite() {
     let game = g();
-    let suite = crate::games::phutball::suites::SCORE_IN_ONE;
+    let suite = &*crate::games::phutball::suites::SCORE_IN_ONE;
     assert!(suite.len() >= 30);
     assert!(suite.iter().filter(|s| s.min_jumps >= 4).count() >= 10);
     assert!(suite.iter().filter(|s| s.own_goal_trap).count() >= 4);
@@ -140,7 +140,7 @@ fn score_in_one_suite() {
 #[test]
 fn stop_the_threat_suite() {
     let game = g();
-    let suite = crate::games::phutball::suites::STOP_THE_THREAT;
+    let suite = &*crate::games::phutball::suites::STOP_THE_THREAT;
     assert!(suite.len() >= 30);
     for s in suite {
         crate::games::phutball::suites::check_stop_the_threat(&game, s).unwrap();

@@ -1,5 +1,7 @@
-//! Rule tests: the rule text's examples, placement and attack conditions, advanced removal and
-//! wins, notation, position strings and the diagram.
+//! Rule tests: the rule text's examples, placement and attack conditions, notation, position
+//! strings and the diagram; the advanced rules in `advanced.rs`, random input in
+//! `robustness.rs`, the data file in `data.rs`, the exact solver in `solver.rs`, the fast rules
+//! against the plain ones in `cross.rs`.
 
 use super::board::{parse_point, rotate_point, Geometry};
 use super::position::{BLACK, WHITE};
@@ -7,8 +9,10 @@ use super::*;
 use crate::games::{outcome, DrawTracker, EVAL_LIMIT};
 use rand::{Rng, SeedableRng};
 
+mod advanced;
 mod cross;
 mod data;
+mod robustness;
 mod solver;
 
 pub fn game(advanced: bool) -> Pods {
@@ -261,107 +265,6 @@ fn standard_player_without_placement_loses() {
 }
 
 #[test]
-fn advanced_own_blocked_pod_returns_to_hand() {
-    let g = game(true);
-    // White A on a3 has one free leg (east, b3); placing C on b3 blocks it.
-    let p = at(&g, "6/6/6/A5/6/6 w BCDEFGHIJKLMN abcdefghijklmn 0");
-    let after = play(&g, &p, "C@b3");
-    assert_eq!(
-        g.format_position(&after),
-        "6/6/6/1C4/6/6 b ABDEFGHIJKLMN abcdefghijklmn 0"
-    );
-}
-
-#[test]
-fn advanced_blocked_enemy_pod_leaves_the_game() {
-    let g = game(true);
-    // Black a on a3 (only leg: east to b3); White B moves d3-b3 along its long west leg.
-    let p = at(&g, "6/6/6/a2B2/6/6 w ACDEFGHIJKLMN bcdefghijklmn 0");
-    assert!(g.is_progress(&p, mv(&g, &p, "d3-b3")));
-    let after = play(&g, &p, "d3-b3");
-    assert_eq!(
-        g.format_position(&after),
-        "6/6/6/1B4/6/6 b ACDEFGHIJKLMN bcdefghijklmn 0"
-    );
-    // Placing next to it is impossible: the free leg attacks that point.
-    illegal_because(&g, &p, "C@b3", "attacked");
-}
-
-#[test]
-fn advanced_moved_pod_blocked_on_arrival_returns() {
-    let g = game(true);
-    // D walks d2-b2; there its W line is missing and M (c3), N (c1) fill NE and SE.
-    let p = at(&g, "6/6/6/2M3/3D2/2N3 w ABCEFGHIJKL abcdefghijklmn 0");
-    let after = play(&g, &p, "d2-b2");
-    assert_eq!(
-        g.format_position(&after),
-        "6/6/6/2M3/6/2N3 b ABCDEFGHIJKL abcdefghijklmn 0"
-    );
-}
-
-#[test]
-fn advanced_removal_is_judged_at_once() {
-    let g = game(true);
-    // Black g on a1 (free legs NE b2, E b1) and White F on b1 (free legs N b2, W a1) block
-    // each other except through b2. B arrives on b2: both are blocked on the board after the
-    // move and both go, although removing either alone would free the other.
-    let p = at(&g, "6/6/6/6/4B1/gF4 w ACDEGHIJKLMN abcdefhijklmn 0");
-    let after = play(&g, &p, "e2-b2");
-    assert_eq!(
-        g.format_position(&after),
-        "6/6/6/6/1B4/6 b ACDEFGHIJKLMN abcdefhijklmn 0"
-    );
-}
-
-#[test]
-fn advanced_win_by_empty_hand_and_loss_without_moves() {
-    let g = game(true);
-    let p = at(&g, "6/6/6/6/6/6 w A abcdefghijklmn 0");
-    let won = play(&g, &p, "A@c3");
-    assert_eq!(
-        g.terminal(&won),
-        Some(Terminal::new(Outcome::Win(Side::P1), "hand-empty"))
-    );
-    assert_eq!(g.perft(&won, 1), 0);
-    // A pod that comes straight back does not empty the hand.
-    let back = play(&g, &p, "A@a2");
-    assert!(g.terminal(&back).is_none());
-    // Only the player who just moved can have won this way.
-    let p = at(&g, "6/6/6/6/6/6 w - abcdefghijklmn 0");
-    assert!(g.terminal(&p).is_none());
-    assert!(move_strings(&g, &p).is_empty());
-    let t = outcome(&g, &p, &DrawTracker::new(g.hash(&p)));
-    assert_eq!(t, Some(Terminal::new(Outcome::Win(Side::P2), "no-moves")));
-    // Standard has no hand-empty rule.
-    assert!(game(false).terminal(&won).is_none());
-}
-
-#[test]
-fn draw_rules_per_rule_set() {
-    let std_rules = game(false).draw_rules();
-    assert_eq!(std_rules.repetition, None);
-    assert!(!std_rules.search_repetition);
-    let adv = game(true).draw_rules();
-    assert_eq!(adv.repetition, None);
-    assert_eq!(adv.no_progress_plies, None);
-    assert!(adv.search_repetition);
-}
-
-#[test]
-fn advanced_positions_can_repeat() {
-    // Pods moving out and back recreate the position (search scores that as a draw).
-    let g = game(true);
-    let p = at(&g, "a5/6/6/2M3/6/6 w ABCDEFGHIJKL bcdefghijklmn 0");
-    let mut q = p;
-    for text in ["c3-c4", "a6-b6", "c4-c3", "b6-a6"] {
-        let m = mv(&g, &q, text);
-        assert!(!g.is_progress(&q, m), "{text}");
-        q = g.make(&q, m);
-    }
-    assert_eq!(q, p);
-}
-
-#[test]
 fn rotation_turns_only_the_lines() {
     // (x, y) -> (5 - y, x) per quarter turn: a1 -> f1, b1 -> f2, f6 -> a6.
     assert_eq!(rotate_point(pt("a1"), 1), pt("f1"));
@@ -558,62 +461,4 @@ fn advanced_last_pod_placed_for_good_is_a_win_now() {
     let open = at(&g, "6/6/6/6/6/6 w AB abcdefghijklmn 0");
     assert!(g.features(&open).is_some());
     assert!(g.order_hint(&open, mv(&g, &open, "A@c3")) < 100_000);
-}
-
-mod robustness {
-    use super::*;
-    use proptest::prelude::*;
-
-    proptest! {
-        #![proptest_config(ProptestConfig::with_cases(300))]
-        #[test]
-        fn parsers_never_panic(text in "\\PC{0,60}") {
-            let g = game(true);
-            let _ = g.parse_position(&text);
-            let _ = g.parse_move(&g.start(), &text);
-            let _ = PodsData::parse(&text, "prop");
-        }
-
-        /// Edits of the real file (a character changed, a line dropped or doubled): never a
-        /// panic, and whatever is accepted writes back as text that parses to the same data.
-        #[test]
-        fn edited_data_files_never_panic_and_round_trip(
-            edits in prop::collection::vec((any::<prop::sample::Index>(), 0u8..4, any::<prop::sample::Index>()), 1..4),
-        ) {
-            const ALPHABET: &[char] = &['-', 's', 'L', 'a', 'f', '1', '6', '7', ' ', ':', '=', 'N', 'E', 'O', '#', '['];
-            let mut lines: Vec<String> = crate::games::pods::data::BUILTIN_TEXT.lines().map(str::to_string).collect();
-            for (at, op, what) in edits {
-                let i = at.index(lines.len());
-                match op {
-                    0 => { lines.remove(i); }
-                    1 => { let l = lines[i].clone(); lines.insert(i, l); }
-                    _ => {
-                        let mut chars: Vec<char> = lines[i].chars().collect();
-                        if !chars.is_empty() {
-                            let j = what.index(chars.len());
-                            chars[j] = ALPHABET[what.index(ALPHABET.len())];
-                        }
-                        lines[i] = chars.into_iter().collect();
-                    }
-                }
-                if lines.is_empty() {
-                    break;
-                }
-            }
-            let text = lines.join("\n");
-            if let Ok(d) = PodsData::parse(&text, "prop") {
-                prop_assert_eq!(PodsData::parse(&d.to_text(), "prop"), Ok(d));
-            }
-        }
-
-        #[test]
-        fn position_like_strings_never_panic(
-            rows in "[1-7a-oA-O/]{0,40}",
-            side in "[wbx]",
-            hands in "[A-Na-n-]{0,16}",
-        ) {
-            let g = game(false);
-            let _ = g.parse_position(&format!("{rows} {side} {hands} {hands} 90"));
-        }
-    }
 }
