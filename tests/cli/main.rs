@@ -14,6 +14,8 @@ mod conventions;
 mod doc_samples;
 mod docs_pictures;
 mod gtp;
+mod memory;
+mod orphan;
 mod pictures;
 mod repo_paths;
 mod rules_examples;
