@@ -14,6 +14,7 @@ mod conventions;
 mod doc_samples;
 mod docs_pictures;
 mod gtp;
+mod hostile;
 mod memory;
 mod orphan;
 mod pictures;
