@@ -24,6 +24,7 @@ Standard library only. Exit status 0 when every check passed.
 
 import argparse
 import ctypes
+import json
 import os
 import random
 import signal
@@ -31,6 +32,7 @@ import subprocess
 import sys
 import threading
 import time
+import unicodedata
 from concurrent.futures import ThreadPoolExecutor
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -145,8 +147,8 @@ def junk(rng):
     if kind < 0.3:
         words = ["".join(rng.choice("abcdefghijklmnopqrstuvwxyz_-") for _ in range(rng.randint(1, 12)))
                  for _ in range(rng.randint(1, 5))]
-        return " ".join(words).encode()
-    if kind < 0.6:
+        raw = " ".join(words).encode()
+    elif kind < 0.6:
         raw = bytes(rng.randrange(256) for _ in range(rng.randint(1, 80)))
         raw = raw.replace(b"\n", b" ")
     elif kind < 0.8:
@@ -158,15 +160,20 @@ def junk(rng):
         raw = b"x" * rng.choice([10, 1000, 300000])
     # Our commands carry ids from 1000 up; junk never starts with a digit, so it never has one,
     # and never with a word that is a command whose answers are counted or that ends the session.
-    raw = raw.lstrip(b"0123456789") or b"junk"
-    first = raw.split(b" ")[0].lower()
-    if first in COUNTED or not first.strip():
+    # As the engine reads it: control characters dropped, blanks trimmed.
+    try:
+        text = "".join(" " if c == "\t" else c for c in raw.decode("utf-8")
+                       if c == "\t" or (unicodedata.category(c) != "Cc" and c != "\ufeff"))
+    except UnicodeDecodeError:
+        return raw  # refused whole
+    words = text.split()
+    if words and (words[0][0].isdigit() or words[0].lower() in COUNTED):
         raw = b"x" + raw
     return raw
 
 
-COUNTED = {b"go", b"quit", b"isready", b"uci", b"ugi", b"uai", b"stop", b"genmove", b"ponderhit",
-           b"exit"}
+COUNTED = {"go", "quit", "isready", "uci", "ugi", "uai", "stop", "genmove", "ponderhit", "exit",
+           "d", "eval", "query"}
 
 
 class Script:
@@ -480,6 +487,7 @@ def main():
     p.add_argument("--max-hash", type=int, default=1024, help="largest Hash, MiB")
     p.add_argument("--max-threads", type=int, default=4)
     p.add_argument("--quiet", action="store_true", help="only the summary")
+    p.add_argument("--log", help="file to write one JSON line per session to")
     args = p.parse_args()
     args.engine = os.path.abspath(args.engine)
     subreaper = become_subreaper()
@@ -490,11 +498,19 @@ def main():
     run_id = "%d-%d" % (os.getpid(), int(time.time()))
     started = time.monotonic()
     results = []
+    log = open(args.log, "w") if args.log else None
     with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         futures = [pool.submit(run_session, i, args, games, run_id) for i in range(args.sessions)]
         for f in futures:
             r = f.result()
             results.append(r)
+            if log:
+                log.write(json.dumps(r) + "\n")
+                log.flush()
+            if not args.quiet and len(results) % 100 == 0:
+                print("%d sessions, %d failed, %.0f s" % (
+                    len(results), sum(1 for x in results if x["errors"]),
+                    time.monotonic() - started), flush=True)
             if r["errors"] and not args.quiet:
                 print("session %d (%s, %s): %s" % (r["index"], r.get("dialect"), r.get("ending"),
                                                    "; ".join(r["errors"][:5])), flush=True)
