@@ -10,7 +10,7 @@ use crate::games::{self, DrawTracker, GameKind, MoveInput, RuleError, Side};
 use crate::games::{Outcome, Terminal};
 use crate::options::GameOption;
 use crate::render::{self, Picture};
-use crate::search::{self, Params, Root, Table};
+use crate::search::{self, AllocError, Params, Root, Table};
 
 /// One `info` report of a running search, with the PV already in notation.
 #[derive(Clone, Debug, PartialEq)]
@@ -122,12 +122,17 @@ pub trait AnyGame: Send {
     fn check_move(&self, text: &str) -> Result<String, RuleError>;
     fn set_option(&mut self, name: &str, value: &str) -> Result<bool, RuleError>;
     fn options(&self) -> Vec<GameOption>;
-    /// A new, empty table of that size, allocated when [`AnyGame::prepare_hash`] is called (or
-    /// by the first search).
+    /// Frees the table, then makes a new, empty one of that size, allocated when
+    /// [`AnyGame::prepare_hash`] is called (or by the first search): old and new never overlap.
     fn set_hash_mib(&mut self, mib: usize);
     /// Allocates the table now if it is not yet (a search should not pay for it).
-    fn prepare_hash(&mut self);
+    fn prepare_hash(&mut self) -> Result<(), AllocError>;
     fn hash_ready(&self) -> bool;
+    /// Hands the table over, for the next game (the engine has one table, not one per game);
+    /// this game is left an unallocated one.
+    fn take_table(&mut self) -> Table<()>;
+    /// Takes over a table [`AnyGame::take_table`] gave, in place of this game's own.
+    fn put_table(&mut self, table: Table<()>);
     fn clear_hash(&mut self);
     /// A search of the current position, to run on another thread.
     fn search_job(&self, params: Params, stop: Arc<AtomicBool>, info: InfoSink) -> SearchJob;
@@ -372,10 +377,18 @@ impl<G: Game> AnyGame for GameState<G> {
         self.game.options()
     }
     fn set_hash_mib(&mut self, mib: usize) {
-        self.tt = Arc::new(Mutex::new(Table::new(mib)));
+        // Dropped before the new one is made; a search holding it has ended (commands that
+        // set options wait for searches).
+        *self.table() = Table::new(mib);
     }
-    fn prepare_hash(&mut self) {
-        self.table().allocate();
+    fn prepare_hash(&mut self) -> Result<(), AllocError> {
+        self.table().try_allocate()
+    }
+    fn take_table(&mut self) -> Table<()> {
+        std::mem::replace(&mut *self.table(), Table::new(1)).retype()
+    }
+    fn put_table(&mut self, table: Table<()>) {
+        *self.table() = table.retype();
     }
     fn hash_ready(&self) -> bool {
         self.table().is_allocated()

@@ -30,6 +30,10 @@ struct Cli {
     /// Transposition table size in MiB (option `hash`).
     #[arg(long)]
     hash: Option<u64>,
+    /// Seconds the commands read before the end of input may still run after it; then every
+    /// search and perft is cut short (answering what it has). 0: no limit.
+    #[arg(long, value_name = "SECONDS", default_value_t = 60)]
+    after_eof: u64,
     /// Pods board/pod data file replacing the built-in one.
     #[arg(long, value_name = "FILE")]
     pods_data: Option<String>,
@@ -265,11 +269,18 @@ fn main() -> ExitCode {
         return ExitCode::from(2);
     }
     // The hash table is allocated now, not by the first search (on its clock).
-    session.prepare();
+    if let Err(e) = session.prepare() {
+        log::warn!("{e}");
+    }
     let dialect = cli.protocol.map(|p| match p {
         ProtocolArg::Gtp => Dialect::Gtp,
         ProtocolArg::Ugi => Dialect::Ugi,
     });
+    session.after_eof = (cli.after_eof > 0).then(|| std::time::Duration::from_secs(cli.after_eof));
+    // When no one can read the answers any more, there is nothing left to work for.
+    if let Err(e) = protocol::watchdog::watch_stdout(|| std::process::exit(0)) {
+        log::warn!("cannot watch stdout: {e}");
+    }
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let code = protocol::run(session, dialect, std::io::stdin(), &mut out);

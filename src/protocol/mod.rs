@@ -7,10 +7,11 @@ pub mod parse;
 pub mod reader;
 pub mod score;
 pub mod ugi;
+pub mod watchdog;
 
 use std::collections::VecDeque;
 use std::io::{Read, Write};
-use std::sync::mpsc::{channel, Sender};
+use std::sync::mpsc::{channel, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
@@ -142,7 +143,8 @@ impl Io<'_> {
 /// read during a search wait in a queue. UGI's immediate commands (`isready`, `stop`, `quit`)
 /// act as soon as every line before them has started, without waiting for the search. End of
 /// input only means that no more lines come: what was read still runs to its own limits, and
-/// only a search without limits (`go infinite`) is stopped then.
+/// only a search without limits (`go infinite`) is stopped then; once the session's
+/// `after_eof` has passed, the rest is cut short.
 pub fn run(
     session: Session,
     forced: Option<Dialect>,
@@ -156,6 +158,7 @@ pub fn run(
         front: forced.map(front_end),
         queue: VecDeque::new(),
         eof: false,
+        cut_at: None,
         idle_since: Instant::now(),
         tx,
     };
@@ -167,11 +170,26 @@ pub fn run(
         if io.broken || (lp.eof && lp.queue.is_empty() && !lp.session.searching()) {
             return lp.finish();
         }
-        let Ok(event) = rx.recv() else {
-            return lp.finish();
+        let event = match lp.cut_at {
+            Some(at) => match rx.recv_timeout(at.saturating_duration_since(Instant::now())) {
+                Ok(event) => event,
+                Err(RecvTimeoutError::Timeout) => {
+                    lp.cut_at = None;
+                    lp.session.cut_short();
+                    continue;
+                }
+                Err(RecvTimeoutError::Disconnected) => return lp.finish(),
+            },
+            None => match rx.recv() {
+                Ok(event) => event,
+                Err(_) => return lp.finish(),
+            },
         };
         match event {
-            Event::Eof => lp.eof = true,
+            Event::Eof => {
+                lp.eof = true;
+                lp.cut_at = lp.session.after_eof.map(|d| Instant::now() + d);
+            }
             Event::Line(at, line) => lp.queue.push_back((at, line)),
             Event::Search(event) => {
                 if !matches!(event, SearchEvent::Info(_)) {
@@ -194,6 +212,8 @@ struct Loop {
     /// Lines read and not yet carried out, with the moment each was read.
     queue: VecDeque<Input>,
     eof: bool,
+    /// When the work left at the end of input is cut short, until it is.
+    cut_at: Option<Instant>,
     /// When the last command (a search or perft included) ended: a line read before then starts
     /// then, however long the command took (a table allocated, a game loaded).
     idle_since: Instant,

@@ -48,7 +48,9 @@ impl FrontEnd for Ugi {
             Cmd::Hello(word) => hello(io, session, &word),
             Cmd::IsReady => {
                 // The GUI's cue for slow set-up, so that no search pays for it.
-                session.prepare();
+                if let Err(e) = session.prepare() {
+                    error(io, &e.to_string());
+                }
                 io.send("readyok\n");
             }
             Cmd::SetOption { name, value } => {

@@ -23,7 +23,7 @@ use crate::games::DrawTracker;
 pub use node::{MATE, MATE_BOUND};
 pub use threads::MAX_THREADS;
 pub use time::{Clock, Limits};
-pub use tt::Table;
+pub use tt::{AllocError, Table};
 
 /// What one search is asked to do.
 #[derive(Clone, Debug, Default)]

@@ -146,6 +146,11 @@ impl Slot {
     }
 }
 
+/// A table that could not be allocated, with its size in MiB.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("cannot allocate a {0} MiB hash table")]
+pub struct AllocError(pub usize);
+
 /// The table of a game whose moves are `M` (moves are stored as [`MoveCode`]s).
 pub struct Table<M> {
     /// Allocated by [`Table::allocate`] (the session calls it at start-up, when the size is set
@@ -155,6 +160,19 @@ pub struct Table<M> {
     capacity: usize,
     age: u8,
     moves: PhantomData<fn(M)>,
+}
+
+impl<M> Table<M> {
+    /// The same slots for another game's moves: the engine keeps one table, which a game
+    /// switch hands on rather than allocating a second (nothing is copied).
+    pub fn retype<N>(self) -> Table<N> {
+        Table {
+            slots: self.slots,
+            capacity: self.capacity,
+            age: self.age,
+            moves: PhantomData,
+        }
+    }
 }
 
 impl<M: Hash> Table<M> {
@@ -180,11 +198,33 @@ impl<M: Hash> Table<M> {
         self.age = 0;
     }
 
-    /// Allocates the slots, all empty, unless they are already.
-    pub fn allocate(&mut self) {
+    /// Allocates the slots, all empty, unless they are already; refused, not aborted, when the
+    /// memory cannot be had. Every slot is written here, so that under overcommit the pages are
+    /// claimed now (at the command that sized the table) rather than by a search.
+    pub fn try_allocate(&mut self) -> Result<(), AllocError> {
         if self.slots.is_empty() {
-            self.slots = (0..self.capacity).map(|_| Slot::default()).collect();
+            let mut slots = Vec::new();
+            slots
+                .try_reserve_exact(self.capacity)
+                .map_err(|_| AllocError(self.mib()))?;
+            slots.resize_with(self.capacity, Slot::default);
+            self.slots = slots;
         }
+        Ok(())
+    }
+
+    /// [`Table::try_allocate`] for a search, which goes on without a table if it fails.
+    pub fn allocate(&mut self) {
+        if let Err(e) = self.try_allocate() {
+            log::warn!("{e}: searching without one");
+        }
+    }
+
+    /// The size in MiB the table has (or will have, once allocated).
+    pub fn mib(&self) -> usize {
+        self.capacity
+            .saturating_mul(std::mem::size_of::<Slot>())
+            .div_ceil(1024 * 1024)
     }
 
     pub fn is_allocated(&self) -> bool {
@@ -288,6 +328,24 @@ mod tests {
         assert_eq!(t.probe(42).and_then(|e| e.mv), Some(MoveCode::of(&7u16)));
         t.clear();
         assert!(t.probe(42).is_none());
+    }
+
+    #[test]
+    fn a_table_goes_to_another_game_whole_and_a_size_out_of_reach_is_an_error() {
+        let mut t: Table<u16> = Table::new(1);
+        t.new_search();
+        t.store(42, Some(&7), 10, 3, Bound::Exact);
+        let t: Table<u32> = t.retype();
+        assert_eq!(t.probe(42).map(|e| e.score), Some(10));
+        let mut huge: Table<u16> = Table {
+            capacity: usize::MAX / 2,
+            ..Table::new(1)
+        };
+        assert_eq!(huge.try_allocate(), Err(AllocError(huge.mib())));
+        assert!(!huge.is_allocated());
+        huge.new_search();
+        huge.store(42, Some(&7), 10, 3, Bound::Exact);
+        assert!(huge.probe(42).is_none(), "a search goes on without a table");
     }
 
     #[test]

@@ -5,7 +5,7 @@ mod options;
 mod worker;
 
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 pub use options::{Caps, EngineOption, OptionInfo, Options, ENGINE_OPTIONS};
 pub use options::{MAX_DEPTH, MAX_HASH_MIB, MAX_MOVETIME, MAX_MOVE_OVERHEAD, MAX_MULTIPV};
@@ -18,7 +18,7 @@ use crate::games::{parse_side, MoveInput, RuleError, Side, Terminal};
 use crate::options::OptionError;
 use crate::registry::Registry;
 use crate::render::Picture;
-use crate::search::{Limits, Params};
+use crate::search::{AllocError, Limits, Params};
 use worker::{Control, Worker};
 
 /// `legal_moves` refuses to list more moves than this (dense Phutball positions have tens of
@@ -40,6 +40,9 @@ pub enum SessionError {
     NotYourTurn(&'static str),
     #[error("cannot start search: {0}")]
     Thread(#[from] std::io::Error),
+    /// The hash table could not be had at the size asked; the engine has one of `kept` MiB.
+    #[error("{failed}; the hash table is {kept} MiB")]
+    Hash { failed: AllocError, kept: usize },
 }
 
 /// How a search is to be carried out, beyond its limits.
@@ -59,6 +62,9 @@ pub struct Session {
     pub options: Options,
     /// Ceilings on every command's work that no command lifts (none in the binary).
     pub caps: Caps,
+    /// How long the work read before the end of input may still run after it (`None`: as long
+    /// as it takes); then every search and perft is cut short ([`Session::cut_short`]).
+    pub after_eof: Option<Duration>,
     /// Game-specific options the user set, replayed when another game is selected.
     game_options: Vec<(String, String)>,
     /// Counts new games (`set_game`, `new_game`), so that a front end can tell that state it
@@ -94,6 +100,7 @@ impl Session {
             registry,
             options: Options::default(),
             caps: Caps::default(),
+            after_eof: None,
             game_options: Vec::new(),
             serial: 0,
             worker: Worker::default(),
@@ -103,16 +110,44 @@ impl Session {
         }
     }
 
+    /// Stops the running search or perft (which answers what it has), and caps every later one
+    /// at a millisecond: the time allowed after the end of input is up.
+    pub fn cut_short(&mut self) {
+        self.caps.movetime = Some(0);
+        self.stop_search();
+    }
+
     /// The session with `caps` on every command's work.
     pub fn with_caps(self, caps: Caps) -> Session {
         Session { caps, ..self }
     }
 
     /// Allocates (zeroed) the current game's hash table if it is not yet, so that no search
-    /// pays for it on its clock. Called at start-up and by `isready`; from then on a new table
-    /// (`hash`, `set_game`) is allocated as soon as it is made.
-    pub fn prepare(&mut self) {
-        self.game.prepare_hash();
+    /// pays for it on its clock. Called at start-up and by `isready`; from then on a new size
+    /// (`hash`) is allocated as soon as it is set. When the memory cannot be had, the table is
+    /// the largest size that fits (halving), and the error says which.
+    pub fn prepare(&mut self) -> Result<(), SessionError> {
+        let failed = match self.game.prepare_hash() {
+            Ok(()) => return Ok(()),
+            Err(e) => e,
+        };
+        let kept = self.fallback_hash(self.options.hash_mib / 2);
+        Err(SessionError::Hash { failed, kept })
+    }
+
+    /// Allocates the largest table of at most `mib` MiB (halving) that fits, and makes it the
+    /// `hash` option's value; 0 when not even 1 MiB does (searches then go without one).
+    fn fallback_hash(&mut self, mut mib: usize) -> usize {
+        while mib >= 1 {
+            self.game.set_hash_mib(mib);
+            if self.game.prepare_hash().is_ok() {
+                self.options.hash_mib = mib;
+                return mib;
+            }
+            mib /= 2;
+        }
+        self.options.hash_mib = 1;
+        0
     }
 
     /// Marks the moment the next command began, for the move time of a search it starts.
@@ -140,10 +175,11 @@ impl Session {
         }
         // From the start position under those options (Pods' rotation).
         game.new_game();
-        game.set_hash_mib(self.options.hash_mib);
-        if self.game.hash_ready() {
-            game.prepare_hash();
-        }
+        // The one table goes on to the new game, emptied: nothing is allocated, so a switch
+        // neither doubles the memory nor fails for want of it.
+        let mut table = self.game.take_table();
+        table.clear();
+        game.put_table(table);
         self.game = game;
         self.serial += 1;
         Ok(())
@@ -155,12 +191,26 @@ impl Session {
         self.serial += 1;
     }
 
-    fn set_hash(&mut self, mib: usize) {
-        self.options.hash_mib = mib;
+    /// A new table size. The old table is freed first, so the two never overlap; if the new
+    /// one cannot be had, the setting is refused and the engine has the old size back (emptied),
+    /// or the largest size below it that fits.
+    fn set_hash(&mut self, mib: usize) -> Result<(), SessionError> {
+        let old = self.options.hash_mib;
         let ready = self.game.hash_ready();
         self.game.set_hash_mib(mib);
-        if ready {
-            self.game.prepare_hash();
+        if !ready {
+            self.options.hash_mib = mib;
+            return Ok(());
+        }
+        match self.game.prepare_hash() {
+            Ok(()) => {
+                self.options.hash_mib = mib;
+                Ok(())
+            }
+            Err(failed) => {
+                let kept = self.fallback_hash(old.min(mib / 2).max(1));
+                Err(SessionError::Hash { failed, kept })
+            }
         }
     }
 

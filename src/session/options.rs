@@ -118,10 +118,7 @@ pub static ENGINE_OPTIONS: &[EngineOption] = &[
         default: "16",
         help: "transposition table size in MiB",
         get: |s| s.options.hash_mib.to_string(),
-        set: |s, v| {
-            s.set_hash(v.int() as usize);
-            Ok(())
-        },
+        set: |s, v| s.set_hash(v.int() as usize),
     },
     EngineOption {
         gtp: "multipv",

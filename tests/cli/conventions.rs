@@ -360,6 +360,7 @@ fn command_line_names_are_case_insensitive_and_every_flag_is_explained() {
         "--threads",
         "--hash",
         "--pods-data",
+        "--after-eof",
     ] {
         let line = help
             .lines()

@@ -30,8 +30,15 @@ pub struct Engine {
 
 impl Engine {
     pub fn start(args: &[&str]) -> Engine {
-        let mut child = Command::new(binary())
-            .args(args)
+        let mut cmd = Command::new(binary());
+        cmd.args(args);
+        Engine::spawn(cmd)
+    }
+
+    /// Like [`Engine::start`], for a command that ends up running the engine (a shell that sets
+    /// limits, then `exec`s it).
+    pub fn spawn(mut cmd: Command) -> Engine {
+        let mut child = cmd
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -142,6 +149,17 @@ impl Engine {
         let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).ok()?;
         let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
         line.split_whitespace().nth(1)?.parse().ok()
+    }
+
+    /// Peak resident memory of the engine process so far in KiB (Linux `VmHWM`).
+    pub fn peak_rss_kib(&self) -> Option<u64> {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).ok()?;
+        let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+        line.split_whitespace().nth(1)?.parse().ok()
+    }
+
+    pub fn pid(&self) -> u32 {
+        self.child.id()
     }
 
     pub fn alive(&mut self) -> bool {
