@@ -306,8 +306,8 @@ impl Slice<'_> {
         let mover = q.stm ^ 1;
         let occupied = q.pieces[0] | q.pieces[1];
         for k in Bits(q.pieces[mover] & q.kings) {
-            for dir in 0..4 {
-                let mut s = NEIGHBOUR[k][dir];
+            for (dir, &first) in NEIGHBOUR[k].iter().enumerate() {
+                let mut s = first;
                 while s != NO_SQUARE && occupied >> s & 1 == 0 {
                     let moved = |b: u32| b & !(1 << k) | 1 << s;
                     let mut pieces = q.pieces;
