@@ -67,15 +67,34 @@ fn sampled_four_piece_results_a_bounded_search_proves_agree() {
     let tables = build(&dir, &slices, 2, &mut |_| {}).expect("built");
     let (bad, n) = tables.verify(2, 5, &mut |_, _| {}).expect("verified");
     assert_eq!(n, 0, "{bad:?}");
-    let mut rng = SmallRng::seed_from_u64(26);
+    let (wins, losses) = check_sampled(&tables, &four, 400, 5, 26);
+    assert!(
+        wins >= 20 && losses >= 20,
+        "proven: {wins} wins, {losses} losses"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Draws `samples` random positions of the materials and checks every result [`prove`] finds within `depth` plies against the database;
+/// returns how many proven wins and losses agreed.
+pub fn check_sampled(
+    tables: &Tables,
+    materials: &[Material],
+    samples: u32,
+    depth: u32,
+    seed: u64,
+) -> (u32, u32) {
+    let mut rng = SmallRng::seed_from_u64(seed);
     let (mut wins, mut losses) = (0, 0);
-    for _ in 0..400 {
-        let m = four[rng.gen_range(0..four.len())];
+    let mut drawn = 0;
+    while drawn < samples {
+        let m = materials[rng.gen_range(0..materials.len())];
         let Some(p) = random_position(&mut rng, m) else {
             continue;
         };
+        drawn += 1;
         let stored = tables.probe(&p).expect("covered");
-        match prove(&p, 5) {
+        match prove(&p, depth) {
             Some(true) => {
                 wins += 1;
                 assert!(
@@ -93,11 +112,7 @@ fn sampled_four_piece_results_a_bounded_search_proves_agree() {
             None => {}
         }
     }
-    assert!(
-        wins >= 20 && losses >= 20,
-        "proven: {wins} wins, {losses} losses"
-    );
-    let _ = std::fs::remove_dir_all(&dir);
+    (wins, losses)
 }
 
 /// A random position of a material (men off their far rank), if the squares drawn are free.
