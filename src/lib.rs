@@ -3,6 +3,7 @@
 //! Data flows one way: protocol front end → session → rules / search; answers flow back.
 
 pub mod bench;
+pub mod egdb;
 pub mod engine;
 #[cfg(any(test, feature = "testkit"))]
 pub mod fuzz;

@@ -24,6 +24,9 @@ mod pods_baselines;
 #[path = "../../tests/engine/diamond_play.rs"]
 mod diamond_play;
 #[allow(dead_code, unused_imports)]
+#[path = "../../tests/engine/egdb.rs"]
+mod egdb_tests;
+#[allow(dead_code, unused_imports)]
 #[path = "../../tests/engine/phutball_dense.rs"]
 mod phutball_dense;
 #[allow(dead_code, unused_imports)]
@@ -41,6 +44,7 @@ mod soak;
 
 mod dense;
 mod diamond;
+mod egdb;
 mod phutball;
 mod poddavki;
 mod pods;
@@ -63,6 +67,10 @@ const RUNS: &[(&str, fn())] = &[
     (
         "phutball_play::full_match_vs_greedy_100ms",
         phutball::full_match_vs_greedy_100ms,
+    ),
+    (
+        "egdb::sampled_five_piece_results",
+        egdb::sampled_five_piece_results,
     ),
     (
         "poddavki_play::full_match_vs_random_100ms",

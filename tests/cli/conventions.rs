@@ -431,7 +431,7 @@ fn bench_refuses_an_unknown_game_and_ends_quietly_when_its_reader_stops() {
 const LAYERS: &[&[&str]] = &[
     &["render", "options"],
     &["games"],
-    &["search"],
+    &["search", "egdb"],
     &["engine"],
     &["bench", "testkit"],
     &["registry"],

@@ -13,6 +13,7 @@ mod batch;
 mod conventions;
 mod doc_samples;
 mod docs_pictures;
+mod egdb;
 mod gtp;
 mod hostile;
 mod memory;

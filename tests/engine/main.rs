@@ -9,6 +9,7 @@ mod common;
 mod pods_baselines;
 
 mod diamond_play;
+mod egdb;
 mod fuzz_corpus;
 mod fuzz_parsers;
 mod phutball_dense;

@@ -1,0 +1,322 @@
+//! The retrograde builder. Slices in dependency order; within a slice, men configurations from
+//! the most advanced down, so every capture or man move (a zeroing move) leads to a value already
+//! final. Inside one men configuration only king moves link positions: a forward pass scores
+//! each position's zeroing moves and counts its king moves, then a breadth-first pass over king
+//! un-moves spreads wins and losses in order of distance, so the first distance found is the
+//! winner's shortest and a loss is settled by its last, longest successor.
+
+use std::ops::ControlFlow;
+use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use super::index::{advancement, Bits, Material, NEIGHBOUR, NO_SQUARE};
+use super::probe::{bare, Tables};
+use super::{file, EgdbError, Value, INVALID, MAX_DTZ};
+use crate::games::poddavki::{Poddavki, Position};
+use crate::games::Rules;
+
+/// Where a build stands, for a progress line.
+#[derive(Clone, Copy, Debug)]
+pub struct Progress {
+    pub slice: Material,
+    /// 1-based number of the slice and how many the build has.
+    pub slice_no: usize,
+    pub slices: usize,
+    /// Indices done and in all, over the whole build (skipped slices count as done).
+    pub done: u64,
+    pub total: u64,
+    pub elapsed: Duration,
+    /// The slice's file was already there and sound.
+    pub skipped: bool,
+}
+
+/// Settled (value final).
+const DECIDED: u16 = 0x8000;
+/// A zeroing move draws: the position can be won or drawn, never lost.
+const DRAW_EXIT: u16 = 0x4000;
+/// King moves not yet known to lose (those from a position still open).
+const COUNT: u16 = 0x3FFF;
+
+/// Builds the slices (in the order given: dependencies first, as `slices_upto` lists them)
+/// into `dir`, skipping those whose file is already there and sound; returns them all loaded.
+pub fn build(
+    dir: &Path,
+    slices: &[Material],
+    threads: usize,
+    progress: &mut dyn FnMut(&Progress),
+) -> Result<Tables, EgdbError> {
+    std::fs::create_dir_all(dir).map_err(|source| EgdbError::Io {
+        path: dir.to_path_buf(),
+        source,
+    })?;
+    let start = Instant::now();
+    let total = slices.iter().map(Material::size).sum();
+    let mut done = 0;
+    let mut tables = Tables::new();
+    for (i, &m) in slices.iter().enumerate() {
+        let mut report = |done: u64, skipped: bool| {
+            progress(&Progress {
+                slice: m,
+                slice_no: i + 1,
+                slices: slices.len(),
+                done,
+                total,
+                elapsed: start.elapsed(),
+                skipped,
+            })
+        };
+        let path = dir.join(file::file_name(m));
+        if let Ok(data) = file::read(&path, m) {
+            done += m.size();
+            report(done, true);
+            tables.insert(m, data);
+            continue;
+        }
+        let data = Slice::solve(m, &tables, threads.max(1), &mut |n| {
+            done += n;
+            report(done, false);
+        })?;
+        file::write(dir, m, &data)?;
+        tables.insert(m, data);
+    }
+    Ok(tables)
+}
+
+struct Slice<'a> {
+    m: Material,
+    tables: &'a Tables,
+    values: Vec<u8>,
+    work: Vec<u16>,
+}
+
+/// One men configuration's forward pass: its values and work words.
+type BlockResult = (u64, Vec<u8>, Vec<u16>);
+
+impl Slice<'_> {
+    fn solve(
+        m: Material,
+        tables: &Tables,
+        threads: usize,
+        done: &mut dyn FnMut(u64),
+    ) -> Result<Vec<u8>, EgdbError> {
+        let size = m.size();
+        if size > u64::from(u32::MAX) {
+            return Err(EgdbError::TooLarge(format!(
+                "slice {m} has {size} positions, more than this builder indexes"
+            )));
+        }
+        let mut levels: Vec<Vec<u64>> = Vec::new();
+        for block in 0..m.blocks() {
+            if let Some(men) = m.men_of(block) {
+                let a = advancement(men) as usize;
+                if levels.len() <= a {
+                    levels.resize(a + 1, Vec::new());
+                }
+                levels[a].push(block);
+            }
+        }
+        let mut s = Slice {
+            m,
+            tables,
+            values: vec![INVALID; size as usize],
+            work: vec![0; size as usize],
+        };
+        done((m.blocks() - levels.iter().map(Vec::len).sum::<usize>() as u64) * m.block_len());
+        for level in levels.iter().rev().filter(|l| !l.is_empty()) {
+            for (block, values, work) in s.forward(level, threads)? {
+                let base = (block * m.block_len()) as usize;
+                s.values[base..base + values.len()].copy_from_slice(&values);
+                s.work[base..base + work.len()].copy_from_slice(&work);
+            }
+            s.spread(level)?;
+            done(level.len() as u64 * m.block_len());
+        }
+        Ok(s.values)
+    }
+
+    /// Scores every position of a level by its zeroing moves and counts its king moves, the men
+    /// configurations shared out among threads.
+    fn forward(&self, level: &[u64], threads: usize) -> Result<Vec<BlockResult>, EgdbError> {
+        let next = AtomicUsize::new(0);
+        let worker = || -> Result<Vec<BlockResult>, EgdbError> {
+            let mut out = Vec::new();
+            loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(&block) = level.get(i) else {
+                    return Ok(out);
+                };
+                out.push(self.forward_block(block)?);
+            }
+        };
+        std::thread::scope(|sc| {
+            let handles: Vec<_> = (0..threads).map(|_| sc.spawn(worker)).collect();
+            let mut all = Vec::new();
+            for h in handles {
+                all.extend(h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))?);
+            }
+            Ok(all)
+        })
+    }
+
+    fn forward_block(&self, block: u64) -> Result<BlockResult, EgdbError> {
+        let game = Poddavki::default();
+        let len = self.m.block_len() as usize;
+        let mut values = vec![INVALID; len];
+        let mut work = vec![0u16; len];
+        let Some(men) = self.m.men_of(block) else {
+            return Ok((block, values, work));
+        };
+        for off in 0..len {
+            let pos = self.m.position_in(men, off as u64);
+            let (mut any, mut wins, mut draw_exit, mut kings) = (false, false, false, 0u16);
+            let mut err = None;
+            let _ = game.for_each_move(&pos, |mv| {
+                any = true;
+                if !game.is_progress(&pos, mv) {
+                    kings += 1;
+                    return ControlFlow::Continue(());
+                }
+                match self.value(&pos.make_with::<false>(mv)) {
+                    Ok(Value::Loss(_)) => {
+                        wins = true;
+                        return ControlFlow::Break(());
+                    }
+                    Ok(Value::Draw) => draw_exit = true,
+                    Ok(Value::Win(_)) => {}
+                    Err(e) => {
+                        err = Some(e);
+                        return ControlFlow::Break(());
+                    }
+                }
+                ControlFlow::Continue(())
+            });
+            if let Some(e) = err {
+                return Err(e);
+            }
+            let settled = match (any, wins, kings, draw_exit) {
+                (false, _, _, _) => Some(Value::Win(0)),
+                (true, true, _, _) => Some(Value::Win(1)),
+                (true, false, 0, true) => Some(Value::Draw),
+                (true, false, 0, false) => Some(Value::Loss(1)),
+                _ => None,
+            };
+            match settled {
+                Some(v) => {
+                    values[off] = v.encode();
+                    work[off] = DECIDED;
+                }
+                None if kings > COUNT => {
+                    return Err(EgdbError::TooLarge(format!(
+                        "slice {}: {kings} king moves in one position",
+                        self.m
+                    )))
+                }
+                None => work[off] = kings | if draw_exit { DRAW_EXIT } else { 0 },
+            }
+        }
+        Ok((block, values, work))
+    }
+
+    /// A successor's value: this slice's own (a man move, whose level is already final) or
+    /// another slice's.
+    fn value(&self, q: &Position) -> Result<Value, EgdbError> {
+        if Material::of(q) != self.m {
+            return self.tables.probe(q);
+        }
+        Value::decode(self.values[self.m.index(q) as usize]).ok_or_else(|| {
+            EgdbError::Corrupt(format!(
+                "slice {}: a man move reached an open level",
+                self.m
+            ))
+        })
+    }
+
+    /// Spreads the level's settled wins and losses back along king moves, shortest first.
+    fn spread(&mut self, level: &[u64]) -> Result<(), EgdbError> {
+        let len = self.m.block_len();
+        let indices = || {
+            level
+                .iter()
+                .flat_map(move |&b| (b * len..(b + 1) * len).map(|i| i as u32))
+        };
+        let mut queue: Vec<u32> = Vec::new();
+        for dtz in [0, 1] {
+            queue.extend(indices().filter(|&i| {
+                self.work[i as usize] & DECIDED != 0
+                    && matches!(Value::decode(self.values[i as usize]),
+                        Some(Value::Win(d) | Value::Loss(d)) if d == dtz)
+            }));
+        }
+        let mut head = 0;
+        let mut preds = Vec::new();
+        while head < queue.len() {
+            let qi = queue[head];
+            head += 1;
+            let (won, d) = match Value::decode(self.values[qi as usize]) {
+                Some(Value::Win(d)) => (true, d),
+                Some(Value::Loss(d)) => (false, d),
+                _ => continue,
+            };
+            if u32::from(d) >= MAX_DTZ {
+                return Err(EgdbError::TooLarge(format!(
+                    "slice {}: a distance to zeroing above {MAX_DTZ}",
+                    self.m
+                )));
+            }
+            self.predecessors(qi, &mut preds);
+            for &p in &preds {
+                let w = &mut self.work[p as usize];
+                if *w & DECIDED != 0 {
+                    continue;
+                }
+                let settled = if !won {
+                    Some(Value::Win(d + 1))
+                } else {
+                    *w -= 1;
+                    (*w & (COUNT | DRAW_EXIT) == 0).then_some(Value::Loss(d + 1))
+                };
+                if let Some(v) = settled {
+                    *w = DECIDED;
+                    self.values[p as usize] = v.encode();
+                    queue.push(p);
+                }
+            }
+        }
+        for i in indices() {
+            if self.work[i as usize] & DECIDED == 0 {
+                self.work[i as usize] = DECIDED;
+                self.values[i as usize] = Value::Draw.encode();
+            }
+        }
+        Ok(())
+    }
+
+    /// Positions one king move before the position at `qi`: the side that just moved slides a
+    /// king back along an empty diagonal. (Those with a capture, where no king move is legal,
+    /// are settled by the forward pass and skipped by the caller.)
+    fn predecessors(&self, qi: u32, out: &mut Vec<u32>) {
+        out.clear();
+        let len = self.m.block_len();
+        let block = u64::from(qi) / len;
+        let Some(men) = self.m.men_of(block) else {
+            return;
+        };
+        let q = self.m.position_in(men, u64::from(qi) % len);
+        let mover = q.stm ^ 1;
+        let occupied = q.pieces[0] | q.pieces[1];
+        for k in Bits(q.pieces[mover] & q.kings) {
+            for (dir, &first) in NEIGHBOUR[k].iter().enumerate() {
+                let mut s = first;
+                while s != NO_SQUARE && occupied >> s & 1 == 0 {
+                    let moved = |b: u32| b & !(1 << k) | 1 << s;
+                    let mut pieces = q.pieces;
+                    pieces[mover] = moved(pieces[mover]);
+                    let p = bare(pieces[0], pieces[1], moved(q.kings), mover);
+                    out.push(self.m.index(&p) as u32);
+                    s = NEIGHBOUR[s as usize][dir];
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,337 @@
+//! Position ↔ index within a slice: men and kings ranked as combinations (colex order), white
+//! men on their 28 squares, black men on theirs, white kings among the squares the men leave,
+//! black kings among the rest; the side to move last. Also the slices' order and the board
+//! geometry the builder walks backwards.
+
+use std::fmt;
+
+use crate::games::poddavki::Position;
+
+/// The 28 squares a white man can stand on (below rank 8); a black man's are these shifted up a
+/// rank (`<< 4`).
+const MAN_SQUARES: usize = 28;
+
+const fn binomials() -> [[u64; 33]; 33] {
+    let mut c = [[0u64; 33]; 33];
+    let mut n = 0;
+    while n <= 32 {
+        c[n][0] = 1;
+        let mut k = 1;
+        while k <= n {
+            c[n][k] = c[n - 1][k - 1] + if k < n { c[n - 1][k] } else { 0 };
+            k += 1;
+        }
+        n += 1;
+    }
+    c
+}
+
+static BINOM: [[u64; 33]; 33] = binomials();
+
+fn binom(n: usize, k: usize) -> u64 {
+    if k > n {
+        0
+    } else {
+        BINOM[n][k]
+    }
+}
+
+/// Colex rank of a set of item numbers (bits of `set`, below 32).
+fn rank(set: u32) -> u64 {
+    let mut r = 0;
+    for (i, p) in Bits(set).enumerate() {
+        r += binom(p, i + 1);
+    }
+    r
+}
+
+/// The `k`-item set of colex rank `r`.
+fn unrank(mut r: u64, k: usize) -> u32 {
+    let mut set = 0;
+    let mut p = 32;
+    for i in (1..=k).rev() {
+        p -= 1;
+        while binom(p, i) > r {
+            p -= 1;
+        }
+        r -= binom(p, i);
+        set |= 1 << p;
+    }
+    set
+}
+
+/// The items of `set` renumbered by their place among the bits of `within`.
+fn compress(set: u32, within: u32) -> u32 {
+    let mut out = 0;
+    for s in Bits(set) {
+        out |= 1 << (within & ((1u32 << s) - 1)).count_ones();
+    }
+    out
+}
+
+/// The inverse of [`compress`]: item i goes to the i-th bit of `within`.
+fn expand(set: u32, within: u32) -> u32 {
+    let mut out = 0;
+    let mut w = within;
+    let mut i = 0;
+    while w != 0 {
+        let low = w & w.wrapping_neg();
+        if set >> i & 1 != 0 {
+            out |= low;
+        }
+        w ^= low;
+        i += 1;
+    }
+    out
+}
+
+/// Squares of a set, lowest first.
+pub(crate) struct Bits(pub u32);
+
+impl Iterator for Bits {
+    type Item = usize;
+    fn next(&mut self) -> Option<usize> {
+        if self.0 == 0 {
+            return None;
+        }
+        let s = self.0.trailing_zeros() as usize;
+        self.0 &= self.0 - 1;
+        Some(s)
+    }
+}
+
+/// A slice: how many men and kings each side has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Material {
+    pub white_men: u8,
+    pub white_kings: u8,
+    pub black_men: u8,
+    pub black_kings: u8,
+}
+
+impl fmt::Display for Material {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}{}{}{}",
+            self.white_men, self.white_kings, self.black_men, self.black_kings
+        )
+    }
+}
+
+impl Material {
+    pub fn new(white_men: u8, white_kings: u8, black_men: u8, black_kings: u8) -> Material {
+        Material {
+            white_men,
+            white_kings,
+            black_men,
+            black_kings,
+        }
+    }
+
+    pub fn of(pos: &Position) -> Material {
+        let count = |b: u32| b.count_ones() as u8;
+        Material::new(
+            count(pos.pieces[0] & !pos.kings),
+            count(pos.pieces[0] & pos.kings),
+            count(pos.pieces[1] & !pos.kings),
+            count(pos.pieces[1] & pos.kings),
+        )
+    }
+
+    pub fn pieces(&self) -> u32 {
+        self.men() + u32::from(self.white_kings + self.black_kings)
+    }
+
+    pub fn men(&self) -> u32 {
+        u32::from(self.white_men + self.black_men)
+    }
+
+    /// Both sides have a piece (the slices stored).
+    pub fn is_stored(&self) -> bool {
+        self.white_men + self.white_kings > 0 && self.black_men + self.black_kings > 0
+    }
+
+    /// From a file name's four digits (`1011`).
+    pub fn parse(digits: &str) -> Option<Material> {
+        let d: Vec<u8> = digits
+            .chars()
+            .map(|c| c.to_digit(10).map(|v| v as u8))
+            .collect::<Option<_>>()?;
+        match d[..] {
+            [a, b, c, e] => Some(Material::new(a, b, c, e)),
+            _ => None,
+        }
+    }
+
+    fn men_blocks(&self) -> (u64, u64) {
+        (
+            binom(MAN_SQUARES, self.white_men.into()),
+            binom(MAN_SQUARES, self.black_men.into()),
+        )
+    }
+
+    fn king_blocks(&self) -> (u64, u64) {
+        let free = 32 - self.men() as usize;
+        let wk = usize::from(self.white_kings);
+        (binom(free, wk), binom(free - wk, self.black_kings.into()))
+    }
+
+    /// Positions (with invalid ones) under one men configuration, both sides to move.
+    pub(crate) fn block_len(&self) -> u64 {
+        let (kw, kb) = self.king_blocks();
+        kw * kb * 2
+    }
+
+    /// Men configurations (index / [`Material::block_len`]).
+    pub(crate) fn blocks(&self) -> u64 {
+        let (w, b) = self.men_blocks();
+        w * b
+    }
+
+    /// Indices in the slice.
+    pub fn size(&self) -> u64 {
+        self.blocks() * self.block_len()
+    }
+
+    /// White and black men of a men configuration, `None` if they share a square.
+    pub(crate) fn men_of(&self, block: u64) -> Option<(u32, u32)> {
+        let (_, nb) = self.men_blocks();
+        let white = unrank(block / nb, self.white_men.into());
+        let black = unrank(block % nb, self.black_men.into()) << 4;
+        (white & black == 0).then_some((white, black))
+    }
+
+    /// The position at an index of a valid men configuration.
+    pub(crate) fn position_in(&self, men: (u32, u32), offset: u64) -> Position {
+        let (white, black) = men;
+        let (_, kb) = self.king_blocks();
+        let stm = (offset % 2) as usize;
+        let kings = offset / 2;
+        let free = !(white | black);
+        let wk = expand(unrank(kings / kb, self.white_kings.into()), free);
+        let bk = expand(unrank(kings % kb, self.black_kings.into()), free & !wk);
+        Position::new(white | wk, black | bk, wk | bk, stm)
+    }
+
+    /// The index of a position of this material.
+    pub fn index(&self, pos: &Position) -> u64 {
+        let (_, nb) = self.men_blocks();
+        let (_, kb) = self.king_blocks();
+        let white = pos.pieces[0] & !pos.kings;
+        let black = pos.pieces[1] & !pos.kings;
+        let block = rank(white) * nb + rank(black >> 4);
+        let free = !(white | black);
+        let wk = pos.pieces[0] & pos.kings;
+        let bk = pos.pieces[1] & pos.kings;
+        let kings = rank(compress(wk, free)) * kb + rank(compress(bk, free & !wk));
+        (block * self.block_len()) + kings * 2 + pos.stm as u64
+    }
+}
+
+/// How far the men of a configuration have walked: every man move adds one.
+pub(crate) fn advancement(men: (u32, u32)) -> u32 {
+    let white: u32 = Bits(men.0).map(|s| (s / 4) as u32).sum();
+    let black: u32 = Bits(men.1).map(|s| 7 - (s / 4) as u32).sum();
+    white + black
+}
+
+/// Every stored slice with 2 to `pieces` pieces, in build order: fewer pieces first, then fewer
+/// men (a capture removes a piece, a promotion a man).
+pub fn slices_upto(pieces: u32) -> Vec<Material> {
+    let mut out = Vec::new();
+    for n in 2..=pieces.min(32) as u8 {
+        for wm in 0..=n {
+            for wk in 0..=n - wm {
+                for bm in 0..=n - wm - wk {
+                    let m = Material::new(wm, wk, bm, n - wm - wk - bm);
+                    if m.is_stored() && wm <= 12 && bm <= 12 {
+                        out.push(m);
+                    }
+                }
+            }
+        }
+    }
+    out.sort_by_key(|m| (m.pieces(), m.men(), *m));
+    out
+}
+
+/// Direction steps in (file, rank).
+const DIRS: [(i32, i32); 4] = [(1, 1), (-1, 1), (1, -1), (-1, -1)];
+
+const fn neighbours() -> [[u8; 4]; 32] {
+    let mut t = [[NO_SQUARE; 4]; 32];
+    let mut s = 0;
+    while s < 32 {
+        let file = (2 * (s % 4) + (s / 4) % 2) as i32;
+        let rank = (s / 4) as i32;
+        let mut d = 0;
+        while d < 4 {
+            let f = file + DIRS[d].0;
+            let r = rank + DIRS[d].1;
+            if f >= 0 && f < 8 && r >= 0 && r < 8 {
+                t[s][d] = (r * 4 + f / 2) as u8;
+            }
+            d += 1;
+        }
+        s += 1;
+    }
+    t
+}
+
+pub(crate) const NO_SQUARE: u8 = 32;
+/// The diagonal neighbour of each square in each direction, or [`NO_SQUARE`].
+pub(crate) static NEIGHBOUR: [[u8; 4]; 32] = neighbours();
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_index_of_a_slice_round_trips() {
+        for m in slices_upto(3) {
+            let mut valid = 0;
+            for block in 0..m.blocks() {
+                let Some(men) = m.men_of(block) else { continue };
+                for off in 0..m.block_len() {
+                    let pos = m.position_in(men, off);
+                    assert_eq!(Material::of(&pos), m);
+                    assert_eq!(m.index(&pos), block * m.block_len() + off, "{m}");
+                    valid += 1;
+                }
+            }
+            assert!(valid > 0);
+        }
+    }
+
+    #[test]
+    fn slices_come_after_what_their_moves_lead_to() {
+        let order = slices_upto(5);
+        let at = |m: Material| order.iter().position(|&x| x == m);
+        for (i, m) in order.iter().enumerate() {
+            if m.white_men > 0 {
+                let promoted = Material::new(
+                    m.white_men - 1,
+                    m.white_kings + 1,
+                    m.black_men,
+                    m.black_kings,
+                );
+                assert!(at(promoted).is_some_and(|j| j < i), "{m}");
+            }
+        }
+        // C(n + 3, 3) splits of n pieces, less the 2(n + 1) where a side has none.
+        assert_eq!(order.len(), 4 + 12 + 25 + 44);
+    }
+
+    #[test]
+    fn ranks_and_sets_invert() {
+        for set in [0u32, 1, 0b1011, 0x8000_0001, 0x0F0F_0000] {
+            let k = set.count_ones() as usize;
+            assert_eq!(unrank(rank(set), k), set);
+            let within = 0xFFF0_FF0F;
+            if set & !within == 0 {
+                assert_eq!(expand(compress(set, within), within), set);
+            }
+        }
+    }
+}
