@@ -104,8 +104,16 @@ impl Session {
     }
 
     /// The session with `caps` on every command's work.
-    pub fn with_caps(self, caps: Caps) -> Session {
-        Session { caps, ..self }
+    pub fn with_caps(mut self, caps: Caps) -> Session {
+        self.caps = caps;
+        self.game.set_hash_mib(self.table_mib());
+        for &(name, max) in caps.game_options {
+            let value = max.to_string();
+            // Replayed on every game switch, like an option the user set.
+            let _ = self.game.set_option(name, &value);
+            self.game_options.push((name.to_string(), value));
+        }
+        self
     }
 
     /// Allocates (zeroed) the current game's hash table if it is not yet, so that no search
@@ -140,7 +148,7 @@ impl Session {
         }
         // From the start position under those options (Pods' rotation).
         game.new_game();
-        game.set_hash_mib(self.options.hash_mib);
+        game.set_hash_mib(self.table_mib());
         if self.game.hash_ready() {
             game.prepare_hash();
         }
@@ -158,7 +166,7 @@ impl Session {
     fn set_hash(&mut self, mib: usize) {
         self.options.hash_mib = mib;
         let ready = self.game.hash_ready();
-        self.game.set_hash_mib(mib);
+        self.game.set_hash_mib(self.table_mib());
         if ready {
             self.game.prepare_hash();
         }
@@ -290,14 +298,13 @@ impl Session {
         let side = side.map(|s| self.side(s)).transpose()?;
         self.check_side(side)?;
         let limits = self.capped(limits);
-        // Under a time cap nothing waits for `ponderhit`.
-        let control = Control::new(mode.ponder && self.caps.movetime.is_none());
+        let control = Control::new(mode.ponder);
         let params = Params {
             limits,
             move_overhead_ms: self.options.move_overhead,
             started: self.command_start.take(),
             seed: self.options.seed,
-            threads: self.options.threads,
+            threads: self.search_threads(),
             multipv: mode.multipv.unwrap_or(self.options.multipv),
             ponder: control.ponder.clone(),
         };
@@ -317,7 +324,7 @@ impl Session {
     /// Starts a perft on the search worker, so that it can be stopped like a search (`quit`,
     /// end of input); the count goes to `sink`.
     pub fn start_perft(&mut self, depth: u32, sink: EventSink) -> Result<(), std::io::Error> {
-        let (depth, control) = self.perft_setup(depth)?;
+        let (depth, control) = self.perft_setup(depth);
         let job = self.game.perft_job(depth, Arc::clone(&control.stop));
         self.worker.perft(job, SearchEvent::PerftDone, sink)?;
         self.perft_started(control);
@@ -326,7 +333,7 @@ impl Session {
 
     /// [`Session::start_perft`] split by root move (UGI `go perft`).
     pub fn start_divide(&mut self, depth: u32, sink: EventSink) -> Result<(), std::io::Error> {
-        let (depth, control) = self.perft_setup(depth)?;
+        let (depth, control) = self.perft_setup(depth);
         let job = self.game.divide_job(depth, Arc::clone(&control.stop));
         self.worker.perft(job, SearchEvent::DivideDone, sink)?;
         self.perft_started(control);
@@ -334,13 +341,9 @@ impl Session {
     }
 
     /// The depth a perft may go to and its flags, under the caps.
-    fn perft_setup(&self, depth: u32) -> Result<(u32, Control), std::io::Error> {
-        let control = Control::new(false);
-        if let Some(ms) = self.caps.movetime {
-            control.stop_after(ms)?;
-        }
+    fn perft_setup(&self, depth: u32) -> (u32, Control) {
         let depth = self.caps.perft_depth.map_or(depth, |cap| depth.min(cap));
-        Ok((depth, control))
+        (depth, Control::new(false))
     }
 
     fn perft_started(&mut self, control: Control) {
