@@ -124,12 +124,12 @@ pub fn protocol(data: &[u8]) {
 /// (allocating and zeroing the 16 MiB default, or the 4 GiB an input may ask for, cost more than
 /// the search) and one thread (helpers search in a timing-dependent order).
 pub const FUZZ_CAP: Caps = Caps {
-    nodes: Some(1_000),
+    nodes: Some(250),
     perft_depth: Some(2),
     hash_mib: Some(1),
     threads: Some(1),
     untimed: true,
-    game_options: &[("pods_solver_nodes", 1_000)],
+    game_options: &[("pods_solver_nodes", 250)],
 };
 
 /// The commands that search or count (Pods first runs its bounded root solver): what an input
@@ -231,7 +231,7 @@ mod tests {
             .option_list()
             .into_iter()
             .find(|o| o.gtp == "pods_solver_nodes");
-        assert_eq!(solver.map(|o| o.value), Some("1000".to_string()));
+        assert_eq!(solver.map(|o| o.value), Some("250".to_string()));
         let asked = Limits {
             depth: Some(100),
             nodes: Some(u64::MAX),
