@@ -39,10 +39,10 @@ stats() {
         local f=fuzz/out/$t/default/fuzzer_stats
         if [[ -f $f ]]; then
             awk -v t="$t" -F' *: ' '
-                /^run_time|^execs_done|^execs_per_sec|^corpus_count|^saved_crashes|^saved_hangs|^stability|^bitmap_cvg/ { v[$1] = $2 }
-                END { printf "%-10s run %6ss  execs %10s  (%s/s)  corpus %5s  crashes %s  hangs %s  stability %s  coverage %s\n",
+                /^run_time|^execs_done|^execs_per_sec|^corpus_count|^saved_crashes|^saved_hangs|^stability|^bitmap_cvg|^edges_found/ { v[$1] = $2 }
+                END { printf "%-10s run %6ss  execs %10s  (%s/s)  corpus %5s  edges %s  crashes %s  hangs %s  stability %s  coverage %s\n",
                       t, v["run_time"], v["execs_done"], v["execs_per_sec"], v["corpus_count"],
-                      v["saved_crashes"], v["saved_hangs"], v["stability"], v["bitmap_cvg"] }' "$f"
+                      v["edges_found"], v["saved_crashes"], v["saved_hangs"], v["stability"], v["bitmap_cvg"] }' "$f"
         else
             echo "$t: no run yet"
         fi

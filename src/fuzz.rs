@@ -89,8 +89,9 @@ fn game_lines<G: Game>(game: &G, text: &str) {
 /// engine's whole input, run through the real protocol loop to end of input.
 ///
 /// End of input lets every command finish, as a user's would, so the target bounds the work
-/// itself: every search and perft runs under [`FUZZ_CAP`], and inputs with more than a few
-/// search commands are skipped, so that a slow input means a defect.
+/// itself, by count and never by the clock ([`FUZZ_CAP`]): an input does the same work on every
+/// run, however loaded the machine, and inputs with more than a few searches or perfts are
+/// skipped, so that a slow input means a defect.
 pub fn protocol(data: &[u8]) {
     let Some((&pick, rest)) = data.split_first() else {
         return;
@@ -117,23 +118,35 @@ pub fn protocol(data: &[u8]) {
     }
 }
 
-/// What one search or perft of a fuzz input may cost: deep enough to exercise the search and
-/// perft paths, small enough that an input takes well under AFL's 2 s.
+/// What one command of a fuzz input may cost: deep enough to exercise the search and perft
+/// paths, small enough that an input stays in the milliseconds. Counted, not timed (a time
+/// limit made the same input cover different code from run to run), with a table of 1 MiB
+/// (allocating and zeroing the 16 MiB default, or the 4 GiB an input may ask for, cost more than
+/// the search) and one thread (helpers search in a timing-dependent order).
 pub const FUZZ_CAP: Caps = Caps {
-    perft_depth: Some(3),
-    nodes: Some(20_000),
-    movetime: Some(250),
+    nodes: Some(250),
+    perft_depth: Some(2),
+    hash_mib: Some(1),
+    threads: Some(1),
+    untimed: true,
+    game_options: &[("pods_solver_nodes", 250)],
 };
 
-/// Searches are what an input may legitimately ask to take long (Pods first runs its bounded
-/// root solver).
+/// The commands that search or count (Pods first runs its bounded root solver): what an input
+/// may legitimately ask to take long. Lines are read as the engine reads them, control
+/// characters and CR dropped (`gen\rmove` is `genmove`).
 fn affordable(input: &[u8]) -> bool {
     let text = String::from_utf8_lossy(input).to_ascii_lowercase();
-    let searches = text
-        .split(['\n', '\r'])
-        .filter(|line| line.contains("genmove") || line.contains("go"))
+    let work = text
+        .split('\n')
+        .map(protocol::reader::clean)
+        .filter(|line| {
+            ["go", "genmove", "analyze", "perft"]
+                .iter()
+                .any(|w| line.contains(w))
+        })
         .count();
-    searches <= 4
+    work <= 6
 }
 
 /// Every GTP answer is `=` or `?`, an optional id, then a body ending in an empty line.
@@ -181,5 +194,88 @@ pub fn pods_data(data: &[u8]) {
             pos = game.make(&pos, mv);
             round_trip(&game, &pos);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::{Clock, Limits};
+
+    /// What the engine answers to `input` under the fuzz caps.
+    fn capped_run(dialect: Dialect, input: &str) -> String {
+        let mut out = Vec::new();
+        let session = Session::new().with_caps(FUZZ_CAP);
+        protocol::run(
+            session,
+            Some(dialect),
+            Cursor::new(input.to_string()),
+            &mut out,
+        );
+        String::from_utf8_lossy(&out).into_owned()
+    }
+
+    #[test]
+    fn under_the_fuzz_caps_no_option_or_limit_buys_more_work() {
+        let mut s = Session::new().with_caps(FUZZ_CAP);
+        for (name, value) in [
+            ("Hash", "4096"),
+            ("Threads", "256"),
+            ("pods_solver_nodes", "2147483647"),
+        ] {
+            s.set_option(name, value).expect("a valid option value");
+        }
+        assert_eq!((s.table_mib(), s.search_threads()), (1, 1));
+        s.set_game("pods").expect("pods");
+        let solver = s
+            .option_list()
+            .into_iter()
+            .find(|o| o.gtp == "pods_solver_nodes");
+        assert_eq!(solver.map(|o| o.value), Some("250".to_string()));
+        let asked = Limits {
+            depth: Some(100),
+            nodes: Some(u64::MAX),
+            movetime: Some(86_400_000),
+            clock: Some(Clock {
+                remaining: u64::MAX,
+                increment: u64::MAX,
+                movestogo: Some(1),
+            }),
+            infinite: true,
+        };
+        let capped = s.capped(asked);
+        assert_eq!(capped.nodes, FUZZ_CAP.nodes);
+        assert_eq!(
+            (capped.movetime, capped.clock, capped.infinite),
+            (None, None, false)
+        );
+    }
+
+    #[test]
+    fn under_the_fuzz_caps_every_search_stops_by_count_and_answers() {
+        let cap = FUZZ_CAP.nodes.expect("a node cap");
+        let out = capped_run(
+            Dialect::Ugi,
+            "ugi\nsetoption name Threads value 8\ngo infinite\ngo movetime 600000\n\
+             go wtime 600000 btime 600000\ngo ponder\n",
+        );
+        assert_eq!(out.matches("bestmove").count(), 4, "{out}");
+        let nodes: Vec<u64> = out
+            .lines()
+            .filter_map(|l| l.split(" nodes ").nth(1))
+            .filter_map(|rest| rest.split(' ').next()?.parse().ok())
+            .collect();
+        assert!(!nodes.is_empty(), "{out}");
+        // An iteration's root is counted before the limit is checked: one node over, at most.
+        assert!(nodes.iter().all(|&n| n <= cap + 1), "{nodes:?} above {cap}");
+    }
+
+    #[test]
+    fn searches_and_perfts_hidden_by_control_characters_count_as_work() {
+        assert!(affordable(b"go\ngenmove\nanalyze\nperft 2\ngo\ngo\n"));
+        assert!(!affordable(b"go\ngenmove\nanalyze\nperft 2\ngo\ngo\ngo\n"));
+        assert!(!affordable(
+            b"g\x01o\ngen\rmove\nana\x00lyze\nper\x7fft 2\ngo\ngo\ngo\n"
+        ));
     }
 }

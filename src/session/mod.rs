@@ -4,6 +4,7 @@
 mod options;
 mod worker;
 
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -65,6 +66,8 @@ pub struct Session {
     /// How long the work read before the end of input may still run after it (`None`: as long
     /// as it takes); then every search and perft is cut short ([`Session::cut_short`]).
     pub after_eof: Option<Duration>,
+    /// The time after the end of input is up: every search and perft from now on stops at once.
+    cut: bool,
     /// Game-specific options the user set, replayed when another game is selected.
     game_options: Vec<(String, String)>,
     /// Counts new games (`set_game`, `new_game`), so that a front end can tell that state it
@@ -101,6 +104,7 @@ impl Session {
             options: Options::default(),
             caps: Caps::default(),
             after_eof: None,
+            cut: false,
             game_options: Vec::new(),
             serial: 0,
             worker: Worker::default(),
@@ -113,13 +117,21 @@ impl Session {
     /// Stops the running search or perft (which answers what it has), and caps every later one
     /// at a millisecond: the time allowed after the end of input is up.
     pub fn cut_short(&mut self) {
-        self.caps.movetime = Some(0);
+        self.cut = true;
         self.stop_search();
     }
 
     /// The session with `caps` on every command's work.
-    pub fn with_caps(self, caps: Caps) -> Session {
-        Session { caps, ..self }
+    pub fn with_caps(mut self, caps: Caps) -> Session {
+        self.caps = caps;
+        self.game.set_hash_mib(self.table_mib());
+        for &(name, max) in caps.game_options {
+            let value = max.to_string();
+            // Replayed on every game switch, like an option the user set.
+            let _ = self.game.set_option(name, &value);
+            self.game_options.push((name.to_string(), value));
+        }
+        self
     }
 
     /// Allocates (zeroed) the current game's hash table if it is not yet, so that no search
@@ -197,7 +209,9 @@ impl Session {
     fn set_hash(&mut self, mib: usize) -> Result<(), SessionError> {
         let old = self.options.hash_mib;
         let ready = self.game.hash_ready();
-        self.game.set_hash_mib(mib);
+        // The fuzz target's caps bound the table whatever the option says.
+        self.game
+            .set_hash_mib(self.caps.hash_mib.map_or(mib, |cap| cap.min(mib)));
         if !ready {
             self.options.hash_mib = mib;
             return Ok(());
@@ -340,14 +354,14 @@ impl Session {
         let side = side.map(|s| self.side(s)).transpose()?;
         self.check_side(side)?;
         let limits = self.capped(limits);
-        // Under a time cap nothing waits for `ponderhit`.
-        let control = Control::new(mode.ponder && self.caps.movetime.is_none());
+        // Once cut short nothing waits for `ponderhit`.
+        let control = Control::new(mode.ponder && !self.cut);
         let params = Params {
             limits,
             move_overhead_ms: self.options.move_overhead,
             started: self.command_start.take(),
             seed: self.options.seed,
-            threads: self.options.threads,
+            threads: self.search_threads(),
             multipv: mode.multipv.unwrap_or(self.options.multipv),
             ponder: control.ponder.clone(),
         };
@@ -367,7 +381,7 @@ impl Session {
     /// Starts a perft on the search worker, so that it can be stopped like a search (`quit`,
     /// end of input); the count goes to `sink`.
     pub fn start_perft(&mut self, depth: u32, sink: EventSink) -> Result<(), std::io::Error> {
-        let (depth, control) = self.perft_setup(depth)?;
+        let (depth, control) = self.perft_setup(depth);
         let job = self.game.perft_job(depth, Arc::clone(&control.stop));
         self.worker.perft(job, SearchEvent::PerftDone, sink)?;
         self.perft_started(control);
@@ -376,7 +390,7 @@ impl Session {
 
     /// [`Session::start_perft`] split by root move (UGI `go perft`).
     pub fn start_divide(&mut self, depth: u32, sink: EventSink) -> Result<(), std::io::Error> {
-        let (depth, control) = self.perft_setup(depth)?;
+        let (depth, control) = self.perft_setup(depth);
         let job = self.game.divide_job(depth, Arc::clone(&control.stop));
         self.worker.perft(job, SearchEvent::DivideDone, sink)?;
         self.perft_started(control);
@@ -384,13 +398,13 @@ impl Session {
     }
 
     /// The depth a perft may go to and its flags, under the caps.
-    fn perft_setup(&self, depth: u32) -> Result<(u32, Control), std::io::Error> {
-        let control = Control::new(false);
-        if let Some(ms) = self.caps.movetime {
-            control.stop_after(ms)?;
-        }
+    fn perft_setup(&self, depth: u32) -> (u32, Control) {
         let depth = self.caps.perft_depth.map_or(depth, |cap| depth.min(cap));
-        Ok((depth, control))
+        let control = Control::new(false);
+        if self.cut {
+            control.stop.store(true, Ordering::Relaxed);
+        }
+        (depth, control)
     }
 
     fn perft_started(&mut self, control: Control) {

@@ -2,6 +2,8 @@
 //! (setting, GTP `list_options` and the UGI `option` lines come from it), the games' own
 //! options, and the caps they put on every search.
 
+use std::time::Instant;
+
 use super::{Session, SessionError};
 use crate::engine;
 use crate::games::GameKind;
@@ -244,17 +246,28 @@ pub static ENGINE_OPTIONS: &[EngineOption] = &[
 ];
 
 /// Ceilings on the work of any one command, which no command can lift, for a harness that feeds
-/// arbitrary input (the fuzz targets): whatever depth, limit or clock an input asks for, it then
-/// ends quickly. The binary sets none.
+/// arbitrary input (the fuzz targets): whatever depth, limit, clock, table size or thread count
+/// an input asks for, it then ends quickly, after the same work on any machine. The binary sets
+/// none.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Caps {
     /// Every search stops after this many nodes.
     pub nodes: Option<u64>,
-    /// Every search and every perft stops after this many milliseconds: the last resort for
-    /// work a node count does not bound (dense Phutball, huge perft levels).
-    pub movetime: Option<u64>,
     /// Deeper perft is counted to this depth.
     pub perft_depth: Option<u32>,
+    /// The table takes at most this many MiB, whatever `Hash` says: allocating and zeroing a
+    /// large one costs more than the work it is for.
+    pub hash_mib: Option<usize>,
+    /// Searches run on at most this many threads (one: no helper whose timing changes the
+    /// search).
+    pub threads: Option<usize>,
+    /// Searches ignore move times and clocks, so that what a search does depends on its input
+    /// alone, not on how busy the machine is. The deadlines are still worked out (and dropped),
+    /// so their arithmetic meets every input too.
+    pub untimed: bool,
+    /// Numeric game options held at or below a ceiling, from the start and whatever is set:
+    /// work that no search limit counts (the Pods root solver's node budget).
+    pub game_options: &'static [(&'static str, u64)],
 }
 
 /// An option as the front ends list it.
@@ -317,7 +330,8 @@ impl Session {
             .iter()
             .find(|d| options::key(d.name) == k)
             .ok_or_else(|| OptionError::Unknown(name.to_string()))?;
-        let value = decl.kind.parse(decl.name, value)?.text();
+        let value = decl.kind.parse(decl.name, value)?;
+        let value = self.game_option_capped(decl.name, value).text();
         let known_here = self.game.options().iter().any(|o| o.name == decl.name);
         if known_here {
             self.game.set_option(decl.name, &value)?;
@@ -378,16 +392,48 @@ impl Session {
     }
 
     /// The limits of a search: those asked for, capped by the search-limit options and the
-    /// session's [`Caps`] (the smallest of each wins). Under a cap, no search is infinite.
+    /// session's [`Caps`] (the smallest of each wins). Under a node cap no search is infinite;
+    /// untimed caps drop the move time and the clock.
     pub fn capped(&self, limits: Limits) -> Limits {
         let o = &self.options;
         let c = &self.caps;
-        Limits {
+        let limits = Limits {
             depth: min_limit(limits.depth, o.depth),
             nodes: min_limit(min_limit(limits.nodes, o.nodes), c.nodes),
-            movetime: min_limit(min_limit(limits.movetime, o.movetime), c.movetime),
-            infinite: limits.infinite && c.nodes.is_none() && c.movetime.is_none(),
+            movetime: if self.cut {
+                Some(0)
+            } else {
+                min_limit(limits.movetime, o.movetime)
+            },
+            infinite: limits.infinite && c.nodes.is_none() && !self.cut,
             ..limits
+        };
+        if !c.untimed {
+            return limits;
+        }
+        let _ = limits.deadlines(Instant::now(), o.move_overhead);
+        Limits {
+            movetime: None,
+            clock: None,
+            ..limits
+        }
+    }
+
+    /// The size of the table to use: `Hash`, under the cap.
+    pub fn table_mib(&self) -> usize {
+        min_limit(Some(self.options.hash_mib), self.caps.hash_mib).unwrap_or(self.options.hash_mib)
+    }
+
+    /// The search threads to use: `Threads`, under the cap.
+    pub fn search_threads(&self) -> usize {
+        min_limit(Some(self.options.threads), self.caps.threads).unwrap_or(self.options.threads)
+    }
+
+    /// `value` of game option `name`, under its cap.
+    fn game_option_capped(&self, name: &str, value: Value) -> Value {
+        match (value, self.caps.game_options.iter().find(|c| c.0 == name)) {
+            (Value::Int(n), Some(&(_, max))) => Value::Int(n.min(max)),
+            (value, _) => value,
         }
     }
 }

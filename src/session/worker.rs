@@ -9,7 +9,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, Sender};
 use std::sync::{Arc, Condvar, Mutex, Once};
 use std::thread;
-use std::time::Duration;
 
 use crate::engine::{InfoReport, SearchFailed, SearchJob, SearchReport};
 use crate::games::{PerftStop, PERFT_MOVE_CAP};
@@ -94,18 +93,6 @@ impl Control {
         while (infinite || self.pondering()) && !self.stopped() {
             held = ready.wait(held).unwrap_or_else(|e| e.into_inner());
         }
-    }
-
-    /// Stops the work after `millis` whatever it is doing (a cap on perft time).
-    pub fn stop_after(&self, millis: u64) -> Result<(), std::io::Error> {
-        let control = self.clone();
-        thread::Builder::new()
-            .name("work-cap".into())
-            .spawn(move || {
-                thread::sleep(Duration::from_millis(millis));
-                control.stop();
-            })?;
-        Ok(())
     }
 }
 

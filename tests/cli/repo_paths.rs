@@ -21,8 +21,11 @@ fn walk(path: &Path, out: &mut Vec<PathBuf>) {
             .file_name()
             .and_then(|n| n.to_str())
             .unwrap_or_default();
-        // Fuzzing inputs are arbitrary bytes, not text anyone reads.
-        if ["target", "corpus", "regressions", "__pycache__"].contains(&name) {
+        // Fuzzing inputs are arbitrary bytes, not text anyone reads; AFL's output (git-ignored)
+        // records where the fuzzer was installed.
+        if ["target", "corpus", "regressions", "__pycache__"].contains(&name)
+            || path.ends_with("fuzz/out")
+        {
             return;
         }
         let mut entries: Vec<PathBuf> = std::fs::read_dir(path)
