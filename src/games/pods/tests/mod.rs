@@ -9,6 +9,7 @@ use rand::{Rng, SeedableRng};
 
 mod cross;
 mod data;
+mod proofs;
 mod solver;
 
 pub fn game(advanced: bool) -> Pods {
