@@ -15,6 +15,7 @@ mod doc_samples;
 mod docs_pictures;
 mod gtp;
 mod pictures;
+mod proofs;
 mod repo_paths;
 mod rules_examples;
 mod threads;
