@@ -45,7 +45,11 @@ fn field<'a>(line: &'a str, name: &str) -> Option<&'a str> {
 fn mate_plies(line: &str) -> Option<u32> {
     let rest = line.split(" score mate ").nth(1)?;
     let n: i32 = rest.split(' ').next()?.parse().ok()?;
-    Some(if n > 0 { 2 * n as u32 - 1 } else { 2 * n.unsigned_abs() })
+    Some(if n > 0 {
+        2 * n as u32 - 1
+    } else {
+        2 * n.unsigned_abs()
+    })
 }
 
 #[test]
@@ -53,7 +57,11 @@ fn a_win_in_one_is_played_and_reported_as_mate_1_in_every_game() {
     for (game, fen, win) in [
         ("poddavki", "W:Wc3:Be5", "c3-d4"),
         ("pods-standard", QUICK_WIN, "G@e2"),
-        ("pods-advanced", "2NH1B/m1LJKE/j1CDA1/h2I1f/1k1a1i/b1c2e b FGM d 0", "D@d1"),
+        (
+            "pods-advanced",
+            "2NH1B/m1LJKE/j1CDA1/h2I1f/1k1a1i/b1c2e b FGM d 0",
+            "D@d1",
+        ),
         (
             "phutball",
             "15/15/7X7/7X7/15/7X7/15/7X7/15/7X7/7O7/15/15/15/15/15/15/15/15/15/15 r",
@@ -93,7 +101,10 @@ fn pods_proofs_are_mates_and_the_quickest_win_is_played() {
     // GTP words the score alike; with the solver off the search finds the same win.
     for solver in ["100000", "0"] {
         let mut g = gtp("pods-standard");
-        assert_eq!(g.gtp(&format!("set_option pods_solver_nodes {solver}")), "=");
+        assert_eq!(
+            g.gtp(&format!("set_option pods_solver_nodes {solver}")),
+            "="
+        );
         assert_eq!(g.gtp(&format!("set_position {QUICK_WIN}")), "=");
         let a = g.gtp("analyze depth 2");
         assert!(a.starts_with("= move G@e2 score mate 1 "), "{solver}: {a}");
@@ -172,7 +183,10 @@ fn pods_multipv_gives_every_line_asked_for_when_the_root_is_proven() {
     let a = g.gtp("analyze depth 2 multipv 5");
     let lines: Vec<&str> = a.lines().collect();
     assert_eq!(lines.len(), 5, "{a}");
-    assert!(lines[0].starts_with("= move G@e2 score mate 1 depth 2 "), "{a}");
+    assert!(
+        lines[0].starts_with("= move G@e2 score mate 1 depth 2 "),
+        "{a}"
+    );
     let mut firsts: Vec<&str> = lines.iter().filter_map(|l| field(l, "move")).collect();
     firsts.sort_unstable();
     firsts.dedup();
@@ -185,7 +199,11 @@ fn pods_multipv_gives_every_line_asked_for_when_the_root_is_proven() {
         assert_eq!(lines.len() % 3, 0, "{limit}: {lines:?}");
         assert!(!lines.is_empty(), "{limit}");
         for (k, l) in lines.iter().enumerate() {
-            assert_eq!(field(l, "multipv"), Some(&*((k % 3) + 1).to_string()), "{l}");
+            assert_eq!(
+                field(l, "multipv"),
+                Some(&*((k % 3) + 1).to_string()),
+                "{l}"
+            );
         }
         assert!(lines[0].contains(" score mate -3 "), "{limit}: {lines:?}");
         assert_eq!(field(&lines[lines.len() - 3], "pv"), Some(best.as_str()));
