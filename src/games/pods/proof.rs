@@ -263,12 +263,31 @@ pub fn prove(
     budget: u64,
     interrupt: &dyn Fn() -> bool,
 ) -> (RootVerdict, bool) {
-    let entries = solver::root_table_entries(budget);
+    let (verdict, interrupted, _) = prove_with_table(
+        game,
+        pos,
+        budget,
+        solver::root_table_entries(budget),
+        interrupt,
+    );
+    (verdict, interrupted)
+}
+
+/// [`prove`] with the solver's table size (see [`solver::solve_with_table`]), and the nodes of
+/// the proof and of the distance. For long proofs.
+pub fn prove_with_table(
+    game: &Pods,
+    pos: &Pos,
+    budget: u64,
+    entries: u64,
+    interrupt: &dyn Fn() -> bool,
+) -> (RootVerdict, bool, [u64; 2]) {
     let mut s = Solver::new(&game.tables, budget, entries, interrupt);
     let mut best = None;
     let Some(win) = s.solve(pos, 0, Some(&mut best)) else {
-        return (RootVerdict::Unknown, s.interrupted);
+        return (RootVerdict::Unknown, s.interrupted, [s.stats.nodes, 0]);
     };
+    let proof_nodes = s.stats.nodes;
     s.limit = s.stats.nodes.saturating_add(budget);
     let mut d = Distance {
         s: &mut s,
@@ -283,7 +302,7 @@ pub fn prove(
         (None, true, None) => RootVerdict::Unknown,
         (None, false, _) => RootVerdict::Lost,
     };
-    (verdict, s.interrupted)
+    (verdict, s.interrupted, [proof_nodes, s.stats.nodes - proof_nodes])
 }
 
 /// The root verdict the search uses, late in a standard game and when the solver is on; cached,

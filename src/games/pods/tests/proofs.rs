@@ -119,3 +119,59 @@ fn the_root_plays_the_quickest_win_and_reports_it() {
     g.legal_moves(&pos, &mut all);
     assert_eq!(root.search.len() + 1, all.len());
 }
+
+/// How far back from the end of the engine's own line from each start a proof with its
+/// distance gets (as `prove_from_the_start` in `solver.rs` for the verdict alone): each
+/// position solved with what is left of the time, the latest first, until one does not finish.
+#[test]
+#[ignore = "a measurement: minutes"]
+fn prove_distances_from_the_start() {
+    let env = |name: &str, default: u64| {
+        std::env::var(name)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(default)
+    };
+    let g = game(false);
+    let secs = env("TETRAD_PODS_PROOF_SECS", 60);
+    let entries = env("TETRAD_PODS_PROOF_TABLE", 1 << 26);
+    for degrees in [0, 90, 180, 270] {
+        let Some(mut pos) = g.start_rotated(degrees) else {
+            continue;
+        };
+        let mut line = vec![pos];
+        loop {
+            let mut moves = vec![];
+            g.legal_moves(&pos, &mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            let best = crate::testkit::search(&g, &pos, 3).best.unwrap_or(moves[0]);
+            pos = g.make(&pos, best);
+            line.push(pos);
+        }
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(secs);
+        let interrupt = || std::time::Instant::now() >= deadline;
+        for (ply, p) in line.iter().enumerate().rev().skip(1) {
+            let t0 = std::time::Instant::now();
+            let (v, _, [proof, distance]) =
+                proof::prove_with_table(&g, p, u64::MAX / 4, entries, &interrupt);
+            let took = t0.elapsed().as_secs_f64();
+            let fen = g.format_position(p);
+            match v {
+                RootVerdict::Proven(Proof { win, plies, .. }) => println!(
+                    "rotation {degrees} ply {ply}: {} in {plies} plies, {proof} + {distance} \
+                     nodes, {took:.1} s  {fen}",
+                    if win { "wins" } else { "loses" },
+                ),
+                other => {
+                    println!(
+                        "rotation {degrees} ply {ply}: {other:?} after {proof} + {distance} \
+                         nodes, {took:.1} s  {fen}"
+                    );
+                    break;
+                }
+            }
+        }
+    }
+}
