@@ -291,6 +291,8 @@ pub struct ProvenMove<M> {
     pub win: bool,
     pub plies: u32,
     pub pv: Vec<M>,
+    /// The work the proof took (the game's own nodes), reported as the search's.
+    pub nodes: u64,
 }
 
 /// The root as the search takes it: the moves to search and, when the game has proven which

@@ -165,6 +165,7 @@ pub(super) fn iterate<'a, G: Game>(
     }
     let root = s.root.clone();
     // A move the game proved best is the first line of every iteration, as it is.
+    let proof_nodes = proven.as_ref().map_or(0, |p| p.nodes);
     let proven = proven.map(|p| PvLine {
         score: if p.win {
             MATE - p.plies as i32
@@ -192,6 +193,7 @@ pub(super) fn iterate<'a, G: Game>(
     if let Some(line) = proven.clone().filter(|_| wanted == 0) {
         // Nothing left to search: the proof is the answer, reported at the depth it reached.
         let info = Info {
+            nodes: proof_nodes,
             depth: line.depth,
             seldepth: line.pv.len() as u32,
             multipv: (params.multipv > 1).then_some(1),
@@ -199,6 +201,7 @@ pub(super) fn iterate<'a, G: Game>(
         };
         on_info(&info);
         result.depth = line.depth;
+        result.nodes = proof_nodes;
         result.lines = vec![line];
         return result;
     }

@@ -261,6 +261,7 @@ impl SearchHooks for Pods {
                 win: p.win,
                 plies: p.plies,
                 pv: p.pv,
+                nodes: p.nodes,
             }
         });
         RootMoves { search, proven }

@@ -21,6 +21,8 @@ pub struct Proof {
     pub win: bool,
     pub plies: u32,
     pub pv: Vec<PodsMove>,
+    /// Solver nodes the proof and its distance took.
+    pub nodes: u64,
 }
 
 /// What the root work found out about a position.
@@ -297,12 +299,21 @@ pub fn prove_with_table(
         .distance(pos, win)
         .and_then(|plies| Some((plies, d.line(pos, win, plies)?)));
     let verdict = match (proof, win, best) {
-        (Some((plies, pv)), _, _) => RootVerdict::Proven(Proof { win, plies, pv }),
+        (Some((plies, pv)), _, _) => RootVerdict::Proven(Proof {
+            win,
+            plies,
+            pv,
+            nodes: s.stats.nodes,
+        }),
         (None, true, Some(m)) => RootVerdict::Won(m),
         (None, true, None) => RootVerdict::Unknown,
         (None, false, _) => RootVerdict::Lost,
     };
-    (verdict, s.interrupted, [proof_nodes, s.stats.nodes - proof_nodes])
+    (
+        verdict,
+        s.interrupted,
+        [proof_nodes, s.stats.nodes - proof_nodes],
+    )
 }
 
 /// The root verdict the search uses, late in a standard game and when the solver is on; cached,
