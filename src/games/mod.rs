@@ -283,6 +283,26 @@ pub trait Notation: Rules {
     }
 }
 
+/// A root move whose outcome the game has proven: with best play (the winner ending the game as
+/// soon as it can, the loser as late as it can) the side to move at the root wins, or loses,
+/// `plies` plies after the root, along `pv` (which starts with the move).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProvenMove<M> {
+    pub win: bool,
+    pub plies: u32,
+    pub pv: Vec<M>,
+    /// The work the proof took (the game's own nodes), reported as the search's.
+    pub nodes: u64,
+}
+
+/// The root as the search takes it: the moves to search and, when the game has proven which
+/// move is best, that move (not among `search`), which then needs no search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RootMoves<M> {
+    pub search: Vec<M>,
+    pub proven: Option<ProvenMove<M>>,
+}
+
 /// What search asks of a game beyond the rules: evaluation, ordering, and which moves to try.
 pub trait SearchHooks: Rules {
     /// Static evaluation from the side to move's point of view, `|v| < EVAL_LIMIT`.
@@ -324,6 +344,17 @@ pub trait SearchHooks: Rules {
         _interrupt: &dyn Fn() -> bool,
     ) {
         self.legal_moves(pos, out)
+    }
+    /// The root for the search: [`SearchHooks::root_moves_until`]'s moves and nothing proven,
+    /// unless the game proves its best move exactly (the Pods solver), as a mate at the
+    /// distance it proved; the other moves are then left to search (for MultiPV's lines).
+    fn root_until(&self, pos: &Self::Pos, interrupt: &dyn Fn() -> bool) -> RootMoves<Self::Move> {
+        let mut search = Vec::new();
+        self.root_moves_until(pos, &mut search, interrupt);
+        RootMoves {
+            search,
+            proven: None,
+        }
     }
 }
 

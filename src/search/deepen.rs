@@ -16,6 +16,7 @@ use super::time::TimeUse;
 use super::tt::{MoveCode, Table};
 use super::{Info, Params, PvLine, SearchResult};
 use crate::games::prelude::*;
+use crate::games::RootMoves;
 
 /// The deepest iteration a search goes to without a depth limit: a few plies short of the
 /// node search's stack, which forced-move extensions go past the nominal depth into.
@@ -23,7 +24,7 @@ pub(super) const DEPTH_LIMIT: u32 = MAX_PLY as u32 - 8;
 
 /// Whether every line's score is a win or loss within the depth searched: no deeper search can
 /// change it.
-fn proven<M>(lines: &[PvLine<M>], depth: u32) -> bool {
+fn proven_lines<M>(lines: &[PvLine<M>], depth: u32) -> bool {
     lines
         .iter()
         .all(|l| l.score.abs() > MATE_BOUND && (MATE - l.score.abs()) as u32 <= depth)
@@ -77,7 +78,7 @@ impl<G: Game> Searcher<'_, G> {
                     depth,
                     pv: self.pv[0].clone(),
                 };
-                done = proven(std::slice::from_ref(&line), depth);
+                done = proven_lines(std::slice::from_ref(&line), depth);
                 let line = (line, self.seldepth);
                 if let Ok(mut slot) = self.finished.lock() {
                     if slot.as_ref().is_none_or(|(l, _)| l.depth < depth) {
@@ -142,6 +143,7 @@ pub(super) fn iterate<'a, G: Game>(
     let start = params.started.unwrap_or_else(Instant::now);
     let stop = shared.stop;
     let mut s = Searcher::new(shared, 0, params, start);
+    s.finish_first = params.multipv > 1;
     let deadlines = s.deadlines;
     // Root work of the game (a solver) may take at most half the time before the soft deadline,
     // so that at least the first iteration is searched; the stop flag interrupts it too.
@@ -156,21 +158,53 @@ pub(super) fn iterate<'a, G: Game>(
         stop.load(Ordering::Relaxed)
             || (root_deadline.is_some_and(|t| Instant::now() >= t) && !pondering())
     };
-    let mut root = Vec::new();
-    game.root_moves_until(pos, &mut root, &interrupt);
-    s.root = root;
+    let RootMoves { search, proven } = game.root_until(pos, &interrupt);
+    s.root = search;
     if params.seed != 0 {
         s.root.shuffle(&mut SmallRng::seed_from_u64(params.seed));
     }
     let root = s.root.clone();
+    // A move the game proved best is the first line of every iteration, as it is.
+    let proof_nodes = proven.as_ref().map_or(0, |p| p.nodes);
+    let proven = proven.map(|p| PvLine {
+        score: if p.win {
+            MATE - p.plies as i32
+        } else {
+            p.plies as i32 - MATE
+        },
+        depth: p.plies,
+        pv: p.pv,
+    });
+    let first = proven.as_ref().map_or(&root[..], |p| &p.pv[..1]);
     let mut result = SearchResult {
-        best: root.first().copied(),
-        score: 0,
+        best: first.first().copied(),
+        score: proven.as_ref().map_or(0, |p| p.score),
         depth: 0,
         nodes: 0,
-        pv: root.first().copied().into_iter().collect(),
+        pv: proven
+            .as_ref()
+            .map_or_else(|| first.iter().take(1).copied().collect(), |p| p.pv.clone()),
         lines: Vec::new(),
     };
+    let wanted = params
+        .multipv
+        .clamp(1, root.len() + usize::from(proven.is_some()))
+        - usize::from(proven.is_some());
+    if let Some(line) = proven.clone().filter(|_| wanted == 0) {
+        // Nothing left to search: the proof is the answer, reported at the depth it reached.
+        let info = Info {
+            nodes: proof_nodes,
+            depth: line.depth,
+            seldepth: line.pv.len() as u32,
+            multipv: (params.multipv > 1).then_some(1),
+            ..s.info(&s.progress(start), line.depth, (line.score, &line.pv), None)
+        };
+        on_info(&info);
+        result.depth = line.depth;
+        result.nodes = proof_nodes;
+        result.lines = vec![line];
+        return result;
+    }
     if root.is_empty() {
         return result;
     }
@@ -180,7 +214,6 @@ pub(super) fn iterate<'a, G: Game>(
         .map_or(DEPTH_LIMIT, |d| d.clamp(1, DEPTH_LIMIT));
     start_helpers(&root, max_depth, start);
     let mut time_use = TimeUse::new(start, deadlines, s.tuning.time_scaling);
-    let wanted = params.multipv.clamp(1, root.len());
     let mut depth = 1;
     while depth <= max_depth {
         s.iteration = depth;
@@ -198,7 +231,7 @@ pub(super) fn iterate<'a, G: Game>(
             if s.aborted {
                 // Root moves searched to the end in the cut-short iteration (previous best
                 // first) are better informed than the previous iteration.
-                if let Some(&m) = pv.first().filter(|_| k == 0) {
+                if let Some(&m) = pv.first().filter(|_| k == 0 && proven.is_none()) {
                     if result.best != Some(m) {
                         // The move changed since the last report: the GUI sees its line.
                         let multipv = (params.multipv > 1).then_some(1);
@@ -231,7 +264,7 @@ pub(super) fn iterate<'a, G: Game>(
             s.seldepth = seldepth;
             lines = vec![line];
         } else if s.aborted {
-            if let Some(best) = lines.first() {
+            if let Some(best) = lines.first().filter(|_| proven.is_none()) {
                 // The best line of the cut-short iteration saw every root move.
                 if result.best != best.pv.first().copied() {
                     let line = (best.score, &best.pv[..]);
@@ -245,6 +278,10 @@ pub(super) fn iterate<'a, G: Game>(
         }
         // Later lines may come out better than earlier ones (the table changed meanwhile).
         lines.sort_by_key(|l| std::cmp::Reverse(l.score));
+        let searched_proven = proven_lines(&lines, depth);
+        if let Some(p) = &proven {
+            lines.insert(0, PvLine { depth, ..p.clone() });
+        }
         let best = &lines[0];
         let previous = result.best;
         if let Some(&m) = best.pv.first() {
@@ -261,9 +298,8 @@ pub(super) fn iterate<'a, G: Game>(
             let multipv = (params.multipv > 1).then_some(k as u32 + 1);
             on_info(&s.info(&at, depth, (line.score, &line.pv), multipv));
         }
-        let proven = proven(&lines, depth);
         result.lines = lines;
-        if proven {
+        if searched_proven {
             break; // a proven result cannot change with more depth
         }
         if root.len() == 1 && !params.limits.infinite && params.limits.depth.is_none() {

@@ -109,6 +109,9 @@ pub(super) struct Searcher<'a, G: Game> {
     pub(super) search_repetition: bool,
     pub(super) deadlines: Deadlines,
     pub(super) node_limit: Option<u64>,
+    /// The first iteration runs to its end whatever the clock and the node limit say (only
+    /// `stop` ends it): a MultiPV search lists every line it gives at depth 1 at least.
+    pub(super) finish_first: bool,
     pub(super) nodes: u64,
     /// Node count at which the clock is read next, the interval, and when it was last read.
     pub(super) next_check: u64,
@@ -165,11 +168,13 @@ impl<G: Game> Searcher<'_, G> {
         if self.aborted {
             return true;
         }
+        let bounded = !(self.finish_first && self.iteration == 1);
         if self.stop.load(Ordering::Relaxed)
             || self.halt.load(Ordering::Relaxed)
-            || self
-                .node_limit
-                .is_some_and(|n| self.nodes + self.others >= n)
+            || (bounded
+                && self
+                    .node_limit
+                    .is_some_and(|n| self.nodes + self.others >= n))
         {
             self.aborted = true;
         } else if self.race && self.frontier.load(Ordering::Relaxed) >= self.iteration {
@@ -178,7 +183,7 @@ impl<G: Game> Searcher<'_, G> {
         } else if self.nodes >= self.next_check {
             self.publish();
             let now = Instant::now();
-            if self.deadlines.hard.is_some_and(|hard| now >= hard) && !self.pondering() {
+            if bounded && self.deadlines.hard.is_some_and(|hard| now >= hard) && !self.pondering() {
                 self.aborted = true;
             }
             let per_node = now.duration_since(self.last_check) / self.check_every as u32;
@@ -510,6 +515,7 @@ impl<'a, G: Game> Searcher<'a, G> {
             search_repetition: rules.repetition.is_some() || rules.search_repetition,
             deadlines: params.limits.deadlines(start, params.move_overhead_ms),
             node_limit: params.limits.nodes,
+            finish_first: false,
             nodes: 0,
             next_check: 0,
             check_every: 1,

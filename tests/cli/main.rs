@@ -19,6 +19,7 @@ mod hostile;
 mod memory;
 mod orphan;
 mod pictures;
+mod proofs;
 mod repo_paths;
 mod rules_examples;
 mod threads;

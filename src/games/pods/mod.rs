@@ -10,8 +10,8 @@ use std::sync::{Arc, Mutex};
 use rand::rngs::SmallRng;
 
 use super::{
-    DrawRules, FastPaths, GameOptions, MoveInput, Moves, Notation, Outcome, Reductions, RuleError,
-    Rules, SearchHooks, SearchTuning, Side, Terminal, ThreadTuning,
+    DrawRules, FastPaths, GameOptions, MoveInput, Moves, Notation, Outcome, ProvenMove, Reductions,
+    RootMoves, RuleError, Rules, SearchHooks, SearchTuning, Side, Terminal, ThreadTuning,
 };
 use crate::options::{GameOption, Kind};
 
@@ -24,6 +24,7 @@ mod naive;
 mod notation;
 mod picture;
 pub mod position;
+pub mod proof;
 pub mod solver;
 pub mod tables;
 #[cfg(test)]
@@ -33,6 +34,7 @@ mod weights;
 pub use data::{DataError, PodsData};
 pub use movegen::PodsMove;
 pub use position::Pos;
+use proof::RootVerdict;
 use solver::SolveCache;
 use tables::Tables;
 
@@ -51,7 +53,7 @@ pub struct Pods {
     /// Rotation (quarter turns) of the start position `clear_board` gives.
     start_rot: u8,
     /// Root solutions already proven, so repeated root calls of one search do not re-solve.
-    cache: Arc<Mutex<SolveCache>>,
+    cache: Arc<Mutex<SolveCache<RootVerdict>>>,
     /// Node budget of the standard root solver (0 = off).
     solver_nodes: u64,
 }
@@ -227,11 +229,42 @@ impl SearchHooks for Pods {
     fn order_hint(&self, pos: &Pos, mv: PodsMove) -> i32 {
         eval::order_hint(&self.tables, pos, mv, self.advanced())
     }
+    /// Late in a standard game, only a proven winning move.
     fn root_moves_until(&self, pos: &Pos, out: &mut Vec<PodsMove>, interrupt: &dyn Fn() -> bool) {
+        let start = out.len();
         self.legal_moves(pos, out);
-        if !self.advanced() {
-            solver::restrict_root(self, pos, out, interrupt);
+        let win = match proof::root_verdict(self, pos, interrupt) {
+            RootVerdict::Won(m) => Some(m),
+            RootVerdict::Proven(p) if p.win => p.pv.first().copied(),
+            _ => None,
+        };
+        if let Some(m) = win.filter(|m| out[start..].contains(m)) {
+            out.truncate(start);
+            out.push(m);
         }
+    }
+    fn root_until(&self, pos: &Pos, interrupt: &dyn Fn() -> bool) -> RootMoves<PodsMove> {
+        let mut search = Vec::new();
+        self.legal_moves(pos, &mut search);
+        let proven = match proof::root_verdict(self, pos, interrupt) {
+            RootVerdict::Proven(p) => p.pv.first().copied().map(|m| (m, p)),
+            RootVerdict::Won(m) => {
+                // Proven won, distance unknown: the winning move, searched alone.
+                search.retain(|&x| x == m);
+                None
+            }
+            _ => None,
+        };
+        let proven = proven.map(|(m, p)| {
+            search.retain(|&x| x != m);
+            ProvenMove {
+                win: p.win,
+                plies: p.plies,
+                pv: p.pv,
+                nodes: p.nodes,
+            }
+        });
+        RootMoves { search, proven }
     } // Measured in Pods advanced at fixed work against the plain search (docs/strength.md);
       // Pods standard keeps the plain search.
     fn search_tuning(&self) -> SearchTuning {

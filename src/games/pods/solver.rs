@@ -1,8 +1,6 @@
 //! Exact solver for standard Pods: the game always ends (every move fills a point) and has no
 //! draws, so a win/loss negamax with a transposition table proves the endgame. The search uses
-//! it through `root_moves`: when the root is proven won, only the winning move is offered. The
-//! search's own call gives it a way to ask for the clock, so a root proof never overruns a move's
-//! time.
+//! it at the root (`proof.rs`, which also finds how long the proven game lasts).
 
 use super::board::POINTS;
 use super::movegen::PodsMove;
@@ -17,7 +15,7 @@ pub const ROOT_NODE_LIMIT: u64 = 100_000;
 pub const MAX_ROOT_NODES: u64 = 2_147_483_647;
 /// The root solver is tried only when both sides together have at most this many points left
 /// to place on (about a dozen plies before the end); earlier it would only burn its budget.
-const ROOT_GATE_POINTS: u32 = 20;
+pub(super) const ROOT_GATE_POINTS: u32 = 20;
 const CACHE_SIZE: usize = 64;
 /// The interrupt is asked once per this many solver nodes (a node costs about a microsecond).
 const INTERRUPT_EVERY: u64 = 64;
@@ -43,17 +41,28 @@ pub struct Solution {
     pub nodes: u64,
 }
 
-/// Recent root verdicts (`None` = budget ran out), keyed by position hash.
-#[derive(Debug, Default)]
-pub struct SolveCache {
-    entries: Vec<(u64, Option<Solution>)>,
+/// Recent root verdicts, keyed by position hash.
+#[derive(Debug)]
+pub struct SolveCache<T> {
+    entries: Vec<(u64, T)>,
 }
 
-impl SolveCache {
-    fn get(&self, hash: u64) -> Option<Option<Solution>> {
-        self.entries.iter().find(|e| e.0 == hash).map(|e| e.1)
+impl<T> Default for SolveCache<T> {
+    fn default() -> Self {
+        SolveCache {
+            entries: Vec::new(),
+        }
     }
-    fn put(&mut self, hash: u64, value: Option<Solution>) {
+}
+
+impl<T: Clone> SolveCache<T> {
+    pub fn get(&self, hash: u64) -> Option<T> {
+        self.entries
+            .iter()
+            .find(|e| e.0 == hash)
+            .map(|e| e.1.clone())
+    }
+    pub fn put(&mut self, hash: u64, value: T) {
         if self.entries.len() >= CACHE_SIZE {
             self.entries.remove(0);
         }
@@ -82,15 +91,15 @@ pub struct Stats {
     pub tt_hits: u64,
 }
 
-struct Solver<'a> {
-    t: &'a Tables,
+pub(super) struct Solver<'a> {
+    pub(super) t: &'a Tables,
     interrupt: &'a dyn Fn() -> bool,
-    interrupted: bool,
+    pub(super) interrupted: bool,
     tt: Vec<u64>,
     /// Buckets − 1 (a power of two).
     mask: usize,
-    stats: Stats,
-    limit: u64,
+    pub(super) stats: Stats,
+    pub(super) limit: u64,
     /// Last refutation found at each ply: siblings are often refuted by the same move, and
     /// trying it first saves the cost of ordering.
     killers: [Option<PodsMove>; MAX_PLIES],
@@ -99,13 +108,36 @@ struct Solver<'a> {
 /// Deeper than any game: every standard move fills one of 36 points.
 const MAX_PLIES: usize = 40;
 
-impl Solver<'_> {
+impl<'a> Solver<'a> {
+    /// A solver with a table of at most `table_entries` entries (see [`solve_with_table`]).
+    pub(super) fn new(
+        t: &'a Tables,
+        node_limit: u64,
+        table_entries: u64,
+        interrupt: &'a dyn Fn() -> bool,
+    ) -> Self {
+        let entries = table_entries.max(1 << 10);
+        let entries = 1u64 << (63 - entries.leading_zeros());
+        let buckets = (entries as usize) / WAYS;
+        Solver {
+            t,
+            interrupt,
+            interrupted: false,
+            tt: vec![EMPTY; buckets * WAYS],
+            mask: buckets - 1,
+            stats: Stats::default(),
+            limit: node_limit,
+            killers: [None; MAX_PLIES],
+        }
+    }
+
     #[inline]
     fn bucket(&self, hash: u64) -> usize {
         ((hash >> 8) as usize & self.mask) * WAYS
     }
 
-    fn probe(&mut self, hash: u64) -> Option<bool> {
+    /// The verdict for the side to move in the table, if any.
+    pub(super) fn probe(&mut self, hash: u64) -> Option<bool> {
         let b = self.bucket(hash);
         let hit = self.tt[b..b + WAYS]
             .iter()
@@ -182,9 +214,22 @@ impl Solver<'_> {
         }
     }
 
+    /// Counts a node; false once the budget is spent or the interrupt said stop.
+    pub(super) fn count_node(&mut self) -> bool {
+        self.stats.nodes += 1;
+        if self.stats.nodes > self.limit {
+            return false;
+        }
+        if self.stats.nodes.is_multiple_of(INTERRUPT_EVERY) && (self.interrupt)() {
+            self.interrupted = true;
+            return false;
+        }
+        true
+    }
+
     /// `Some(win?)` for the side to move; `None` once the node budget is spent. `best` (root
     /// only) receives a winning move.
-    fn solve(
+    pub(super) fn solve(
         &mut self,
         pos: &Pos,
         ply: usize,
@@ -195,15 +240,10 @@ impl Solver<'_> {
                 return Some(v);
             }
         }
-        self.stats.nodes += 1;
+        if !self.count_node() {
+            return None;
+        }
         let start = self.stats.nodes;
-        if self.stats.nodes > self.limit {
-            return None;
-        }
-        if self.stats.nodes.is_multiple_of(INTERRUPT_EVERY) && (self.interrupt)() {
-            self.interrupted = true;
-            return None;
-        }
         let me = usize::from(pos.side);
         let mut moves = Vec::with_capacity(64);
         self.t.gen_moves(pos, false, &mut moves);
@@ -291,11 +331,21 @@ pub fn solve_until(
     node_limit: u64,
     interrupt: &dyn Fn() -> bool,
 ) -> Verdict {
-    // Room for every node the budget allows, within 32 MiB.
-    let entries = node_limit
+    solve_with_table(
+        t,
+        pos,
+        node_limit,
+        root_table_entries(node_limit),
+        interrupt,
+    )
+    .0
+}
+
+/// Room for every node the budget allows, within 32 MiB.
+pub(super) fn root_table_entries(node_limit: u64) -> u64 {
+    node_limit
         .saturating_mul(4)
-        .clamp(1 << 10, ROOT_TABLE_ENTRIES);
-    solve_with_table(t, pos, node_limit, entries, interrupt).0
+        .clamp(1 << 10, ROOT_TABLE_ENTRIES)
 }
 
 /// The solver with a transposition table of at most `table_entries` entries (8 bytes each,
@@ -307,19 +357,7 @@ pub fn solve_with_table(
     table_entries: u64,
     interrupt: &dyn Fn() -> bool,
 ) -> (Verdict, Stats) {
-    let entries = table_entries.max(1 << 10);
-    let entries = 1u64 << (63 - entries.leading_zeros());
-    let buckets = (entries as usize) / WAYS;
-    let mut s = Solver {
-        t,
-        interrupt,
-        interrupted: false,
-        tt: vec![EMPTY; buckets * WAYS],
-        mask: buckets - 1,
-        stats: Stats::default(),
-        limit: node_limit,
-        killers: [None; MAX_PLIES],
-    };
+    let mut s = Solver::new(t, node_limit, table_entries, interrupt);
     let mut best = None;
     let verdict = match s.solve(pos, 0, Some(&mut best)) {
         Some(win) => Verdict::Solved(Solution {
@@ -340,50 +378,4 @@ pub fn points_left(t: &Tables, pos: &Pos) -> u32 {
         t.for_each_placement(pos, colour, false, |q, _| pts |= 1 << q);
     }
     pts.count_ones()
-}
-
-/// Late in a standard game, keeps only a proven winning root move. An interrupted proof leaves
-/// the moves as they are and is not remembered, so a later, longer search tries again.
-pub fn restrict_root(
-    game: &Pods,
-    pos: &Pos,
-    moves: &mut Vec<PodsMove>,
-    interrupt: &dyn Fn() -> bool,
-) {
-    if game.solver_nodes == 0
-        || moves.len() <= 1
-        || points_left(&game.tables, pos) > ROOT_GATE_POINTS
-    {
-        return;
-    }
-    let cached = game.cache.lock().ok().and_then(|c| c.get(pos.hash));
-    let verdict = match cached {
-        Some(v) => v,
-        None => match solve_until(&game.tables, pos, game.solver_nodes, interrupt) {
-            Verdict::Interrupted => return,
-            Verdict::OutOfNodes => {
-                if let Ok(mut c) = game.cache.lock() {
-                    c.put(pos.hash, None);
-                }
-                None
-            }
-            Verdict::Solved(v) => {
-                if let Ok(mut c) = game.cache.lock() {
-                    c.put(pos.hash, Some(v));
-                }
-                Some(v)
-            }
-        },
-    };
-    if let Some(Solution {
-        win: true,
-        best: Some(m),
-        ..
-    }) = verdict
-    {
-        if moves.contains(&m) {
-            moves.clear();
-            moves.push(m);
-        }
-    }
 }
