@@ -7,7 +7,7 @@ use common::Engine;
 
 /// The answer's lines after the `= EXT` line.
 fn record(e: &mut Engine, args: &str) -> (String, Vec<String>) {
-    e.send(&format!("game_record {args}").trim_end().to_string());
+    e.send(format!("game_record {args}").trim_end());
     let mut lines = e.answer();
     assert!(!lines.is_empty() && lines[0].starts_with("= "), "{lines:?}");
     let ext = lines.remove(0)[2..].to_string();

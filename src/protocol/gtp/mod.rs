@@ -176,7 +176,10 @@ impl Gtp {
                 Err(e) => io.send(&frame(false, id, &e.to_string())),
                 // A stream's answer opens now: its lines come while the search deepens.
                 Ok(()) if matches!(self.pending, Some((_, Pending::Stream))) => {
-                    io.send(&format!("={}\n", id.map(|i| i.to_string()).unwrap_or_default()));
+                    io.send(&format!(
+                        "={}\n",
+                        id.map(|i| i.to_string()).unwrap_or_default()
+                    ));
                 }
                 Ok(()) => {}
             }
@@ -423,10 +426,12 @@ fn play(
     Ok(())
 }
 
-fn option_lines(session: &Session) -> String {
+fn option_lines(session: &Session, game_only: bool) -> String {
+    let own = session.game_option_names();
     session
         .option_list()
         .into_iter()
+        .filter(|o| !game_only || own.contains(&o.gtp))
         .map(|o| match o.kind {
             Kind::Button => format!("{} {}", o.gtp, o.kind.gtp_type()),
             _ => format!("{} {} {}", o.gtp, o.value, o.kind.gtp_type()),
@@ -464,11 +469,9 @@ impl Gtp {
             Cmd::GetPosition => Ok(session.position()),
             Cmd::Play { side, mv, extra } => done(play(session, side, mv, extra)),
             // Started by `Gtp::start`, answered when the worker is done.
-            Cmd::Genmove { .. } | Cmd::Analyze(_) | Cmd::AnalyzeStream(_) | Cmd::Perft(_) => {
-                Err(GtpError::Internal(
-                    "genmove, analyze and perft are asynchronous",
-                ))
-            }
+            Cmd::Genmove { .. } | Cmd::Analyze(_) | Cmd::AnalyzeStream(_) | Cmd::Perft(_) => Err(
+                GtpError::Internal("genmove, analyze and perft are asynchronous"),
+            ),
             Cmd::Undo => {
                 if session.undo() {
                     Ok(String::new())
@@ -499,7 +502,7 @@ impl Gtp {
             Cmd::SetOption { name, value } => {
                 done(session.set_option(&name, &value).map_err(GtpError::from))
             }
-            Cmd::ListOptions => Ok(option_lines(session)),
+            Cmd::ListOptions { game_only } => Ok(option_lines(session, game_only)),
             Cmd::TimeSettings { main, byo, stones } => {
                 if main < 0.0 || byo < 0.0 {
                     return Err(GtpError::NegativeTime("time_settings"));

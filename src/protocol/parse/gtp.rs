@@ -55,7 +55,10 @@ pub enum Gtp {
         name: String,
         value: String,
     },
-    ListOptions,
+    /// `list_options [game]`: every option, or (`game`) the current game's own.
+    ListOptions {
+        game_only: bool,
+    },
     TimeSettings {
         main: f64,
         byo: f64,
@@ -254,9 +257,15 @@ pub static GTP_COMMANDS: &[GtpCommand] = &[
         "set_option NAME [VALUE]: sets an option (a button takes no value)",
         set_option,
     ),
-    sync("list_options", "every option: name, value and type", |a| {
-        no_args(Gtp::ListOptions, a)
-    }),
+    sync(
+        "list_options",
+        "list_options [game]: every option (or the current game's own): name, value and type",
+        |a| match a {
+            "" => Ok(Gtp::ListOptions { game_only: false }),
+            a if a.eq_ignore_ascii_case("game") => Ok(Gtp::ListOptions { game_only: true }),
+            _ => Err(ParseError::Syntax("list_options takes no argument or 'game'")),
+        },
+    ),
     sync(
         "time_settings",
         "time_settings MAIN BYO_YOMI STONES: the clock, in seconds",

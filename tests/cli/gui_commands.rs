@@ -1,5 +1,6 @@
-//! GTP `analyze_stream`: the lines of every depth while the search deepens, ended by its limit
-//! or, without one, by the next line or the end of input.
+//! The commands a GUI drives the engine with beyond playing: GTP `analyze_stream` (the lines
+//! of every depth while the search deepens, ended by its limit or, without one, by the next
+//! line or the end of input) and UGI `legalmovesjson`. (`game_record`: record.rs.)
 
 use crate::common;
 
@@ -79,4 +80,63 @@ fn a_finished_game_or_a_bad_limit_is_refused() {
         "? analyze depth must be 1..100, got 0"
     );
     assert_eq!(e.gtp("name"), "= tetrad");
+}
+
+#[test]
+fn ugi_lists_the_moves_as_gtp_does_on_one_line() {
+    let mut gtp = Engine::start(&["--protocol", "gtp"]);
+    let mut ugi = Engine::start(&["--protocol", "ugi"]);
+    for (game, moves) in [("poddavki", "c3-d4 f6-e5"), ("pods-standard", "A@c3")] {
+        assert_eq!(gtp.gtp(&format!("set_game {game}")), "=");
+        for mv in moves.split(' ') {
+            assert_eq!(gtp.gtp(&format!("play {mv}")), "=");
+        }
+        let doc = gtp.gtp("legal_moves_json");
+        let want: serde_json::Value =
+            serde_json::from_str(doc.trim_start_matches('=')).expect("GTP's JSON");
+        ugi.send(&format!("setoption name UCI_Variant value {game}"));
+        ugi.send(&format!("position startpos moves {moves}"));
+        ugi.send("legalmovesjson");
+        let line = ugi.line();
+        let got: serde_json::Value = serde_json::from_str(&line).expect("one line of JSON");
+        assert_eq!(got, want, "{game}");
+        assert!(!want["moves"].as_array().expect("moves").is_empty());
+    }
+    // No position: the error, and a one-line document saying so.
+    ugi.send("position fen nonsense");
+    assert!(ugi.line().starts_with("info string error:"));
+    ugi.send("legalmovesjson");
+    assert!(ugi.line().starts_with("info string error: no position"));
+    let doc: serde_json::Value = serde_json::from_str(&ugi.line()).expect("JSON");
+    assert!(doc["error"]
+        .as_str()
+        .expect("an error")
+        .starts_with("no position"));
+}
+
+#[test]
+fn list_options_game_gives_the_current_games_own_only() {
+    let mut e = Engine::start(&["--protocol", "gtp"]);
+    let names = |text: &str| -> Vec<String> {
+        text.trim_start_matches('=')
+            .lines()
+            .filter_map(|l| l.split_whitespace().next().map(String::from))
+            .collect()
+    };
+    let all = names(&e.gtp("list_options"));
+    assert!(
+        all.contains(&"draw_repetition".to_string()) && all.contains(&"pods_rotation".to_string())
+    );
+    let own = names(&e.gtp("list_options game"));
+    assert!(own.contains(&"draw_repetition".to_string()), "{own:?}");
+    assert_eq!(e.gtp("set_game pods"), "=");
+    let own = names(&e.gtp("list_options game"));
+    assert!(own.contains(&"pods_rotation".to_string()), "{own:?}");
+    assert!(own
+        .iter()
+        .all(|n| all.contains(n) && n != "draw_repetition" && n != "hash"));
+    assert_eq!(
+        e.gtp("list_options all"),
+        "? syntax error: list_options takes no argument or 'game'"
+    );
 }
