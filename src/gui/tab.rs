@@ -176,7 +176,12 @@ impl Tab {
         // Which game owns which option: the page shows a game's own with it only.
         for game in tab.games.clone() {
             tab.ask(&format!("set_game {game}"))?;
-            for line in tab.ask("list_options game")?.lines() {
+            // An engine without `list_options game` (an older tetrad): no game options shown.
+            let own = match tab.ask("list_options game") {
+                Err(TabError::Refused(_)) => break,
+                own => own?,
+            };
+            for line in own.lines() {
                 let name = line.split_whitespace().next().unwrap_or_default();
                 if let Some(o) = tab.options.iter_mut().find(|o| o.name == name) {
                     o.games.push(game.clone());
