@@ -108,6 +108,8 @@ pub trait AnyGame: Send {
         self.legal_moves_upto(usize::MAX).unwrap_or_default()
     }
     fn result(&self) -> Option<Terminal>;
+    /// What a game record needs: where the history starts and its moves, each with its mover.
+    fn history(&self) -> History;
     /// Perft from the current position, interruptible through `stop`.
     fn perft_job(&self, depth: u32, stop: Arc<AtomicBool>) -> PerftJob;
     /// [`AnyGame::perft_job`] split by root move.
@@ -136,6 +138,18 @@ pub trait AnyGame: Send {
     fn clear_hash(&mut self);
     /// A search of the current position, to run on another thread.
     fn search_job(&self, params: Params, stop: Arc<AtomicBool>, info: InfoSink) -> SearchJob;
+}
+
+/// The game played so far, for its record (`game_record`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct History {
+    /// The position string the moves start from.
+    pub start: String,
+    /// Whether that is the game's own start position (under its current options).
+    pub from_start: bool,
+    /// Each move in canonical notation, with the side that played it.
+    pub moves: Vec<(Side, String)>,
+    pub format: games::RecordFormat,
 }
 
 pub struct GameState<G: Game> {
@@ -305,6 +319,21 @@ impl<G: Game> AnyGame for GameState<G> {
     }
     fn result(&self) -> Option<Terminal> {
         games::outcome(&self.game, &self.pos, &self.tracker)
+    }
+    fn history(&self) -> History {
+        let first = self.undo.first().unwrap_or(&self.pos);
+        let start = self.game.format_position(first);
+        History {
+            from_start: start == self.game.format_position(&self.game.start()),
+            start,
+            moves: self
+                .undo
+                .iter()
+                .zip(&self.played)
+                .map(|(before, mv)| (self.game.side_to_move(before), mv.clone()))
+                .collect(),
+            format: self.game.record_format(),
+        }
     }
     fn perft_job(&self, depth: u32, stop: Arc<AtomicBool>) -> PerftJob {
         let game = self.game.clone();

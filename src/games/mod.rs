@@ -281,6 +281,30 @@ pub trait Notation: Rules {
             points: crate::render::move_points(&self.format_move(pos, mv)),
         }
     }
+    /// The file format of the game's records (`game_record`): PGN unless the game is one that
+    /// programs of its family read in a format of their own.
+    fn record_format(&self) -> RecordFormat {
+        RecordFormat::PGN
+    }
+}
+
+/// How a game's record is written: the file's extension, the tags the format adds, and the
+/// characters its movetext spells otherwise than tetrad's notation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RecordFormat {
+    pub extension: &'static str,
+    /// Written after the players' tags, before `Variant`.
+    pub tags: &'static [(&'static str, &'static str)],
+    /// `(in the notation, in the file)` pairs: PDN writes a capture's `:` as `x`.
+    pub spelling: &'static [(char, char)],
+}
+
+impl RecordFormat {
+    pub const PGN: RecordFormat = RecordFormat {
+        extension: "pgn",
+        tags: &[],
+        spelling: &[],
+    };
 }
 
 /// A root move whose outcome the game has proven: with best play (the winner ending the game as

@@ -140,7 +140,12 @@ fn api(tabs: &Tabs, action: &str, body: &[u8]) -> Result<Value, Refusal> {
         }
         "play" => tab.play(text(&args, "move")?)?,
         "engine" => {
-            tab.engine_move(number(&args, "movetime", 500)?)?;
+            let clock = match args.get("clock") {
+                None | Some(Value::Null) => None,
+                Some(Value::Object(c)) => Some((number(c, "left", 0)?, number(c, "base", 0)?)),
+                Some(_) => return Err(bad("'clock' must be an object {left, base}")),
+            };
+            tab.engine_move(number(&args, "movetime", 500)?, clock)?;
         }
         "undo" => tab.undo()?,
         "position" => tab.set_position(text(&args, "position")?)?,
@@ -151,6 +156,40 @@ fn api(tabs: &Tabs, action: &str, body: &[u8]) -> Result<Value, Refusal> {
                 number(&args, "movetime", MAX_MOVETIME.min(2000))?,
             )?;
             return Ok(json!({ "lines": lines }));
+        }
+        "stream_start" => {
+            tab.stream_start(number(&args, "multipv", 3)?)?;
+            return Ok(tab.stream_poll());
+        }
+        "stream" => return Ok(tab.stream_poll()),
+        "stream_stop" => {
+            tab.stream_stop()?;
+            return Ok(json!({}));
+        }
+        "record" => {
+            let players = field(&args, "players")?
+                .as_array()
+                .filter(|p| p.len() == 2)
+                .ok_or_else(|| bad("'players' must be two names"))?;
+            let name = |i: usize| {
+                players[i]
+                    .as_str()
+                    .ok_or_else(|| bad("'players' must be two names"))
+            };
+            let mut tags = vec![("Event", "tetrad gui")];
+            if let Some(date) = args.get("date") {
+                let date = date
+                    .as_str()
+                    .ok_or_else(|| bad("'date' must be a string"))?;
+                tags.push(("Date", date));
+            }
+            if let Some(tc) = args.get("time_control") {
+                let tc = tc
+                    .as_str()
+                    .ok_or_else(|| bad("'time_control' must be a string"))?;
+                tags.push(("TimeControl", tc));
+            }
+            return Ok(tab.record([name(0)?, name(1)?], &tags)?);
         }
         "view" => {
             let ply = number(&args, "ply", 0)?;

@@ -27,10 +27,20 @@ pub struct Engine {
     child: Child,
     stdin: ChildStdin,
     lines: Receiver<String>,
+    /// An `analyze_stream` answer is open: its lines come until an empty line.
+    streaming: bool,
 }
 
 /// An answer: `Ok(body)` for `=`, `Err(message)` for `?`.
-pub type Answer = Result<String, String>;
+pub type Answer<T = String> = Result<T, String>;
+
+/// The text after an answer's `=`/`?` and id.
+fn answer_head(first: &str) -> &str {
+    let head = first
+        .trim_start_matches(['=', '?'])
+        .trim_start_matches(|c: char| c.is_ascii_digit());
+    head.strip_prefix(' ').unwrap_or(head)
+}
 
 impl Engine {
     pub fn start(command: &[String]) -> Result<Engine, EngineError> {
@@ -64,24 +74,92 @@ impl Engine {
             child,
             stdin,
             lines,
+            streaming: false,
         })
     }
 
-    /// Sends one command and waits for its answer block.
-    pub fn ask(&mut self, command: &str, timeout: Duration) -> Result<Answer, EngineError> {
+    fn send(&mut self, command: &str) -> Result<(), EngineError> {
         if command.chars().any(char::is_control) {
             return Err(EngineError::Unsafe);
         }
         writeln!(self.stdin, "{command}").map_err(|_| EngineError::Gone)?;
-        self.stdin.flush().map_err(|_| EngineError::Gone)?;
+        self.stdin.flush().map_err(|_| EngineError::Gone)
+    }
+
+    fn next_line(&self, timeout: Duration) -> Result<String, EngineError> {
+        match self.lines.recv_timeout(timeout) {
+            Ok(l) => Ok(l),
+            Err(RecvTimeoutError::Timeout) => Err(EngineError::Timeout),
+            Err(RecvTimeoutError::Disconnected) => Err(EngineError::Gone),
+        }
+    }
+
+    /// Starts a streaming command (`analyze_stream`): `Ok(Ok(()))` once its answer has opened,
+    /// `Ok(Err(message))` when the engine refused it.
+    pub fn stream(&mut self, command: &str, timeout: Duration) -> Result<Answer<()>, EngineError> {
+        self.end_stream(timeout)?;
+        self.send(command)?;
+        let first = loop {
+            let line = self.next_line(timeout)?;
+            if !line.trim().is_empty() {
+                break line;
+            }
+        };
+        if first.starts_with('=') {
+            self.streaming = true;
+            return Ok(Ok(()));
+        }
+        let mut why = vec![answer_head(&first).to_string()];
+        loop {
+            let line = self.next_line(timeout)?;
+            if line.trim().is_empty() {
+                break;
+            }
+            why.push(line);
+        }
+        Ok(Err(why.join("\n")))
+    }
+
+    /// The stream's lines that have come so far; the stream is over once `streaming()` is false.
+    pub fn stream_lines(&mut self) -> Vec<String> {
+        let mut out = Vec::new();
+        while self.streaming {
+            match self.lines.try_recv() {
+                Ok(line) if line.trim().is_empty() => self.streaming = false,
+                Ok(line) => out.push(line),
+                Err(_) => break,
+            }
+        }
+        out
+    }
+
+    pub fn streaming(&self) -> bool {
+        self.streaming
+    }
+
+    /// Ends an open stream: any line does (an empty one asks nothing else), and the empty line
+    /// that closes its answer comes once the search has stopped.
+    pub fn end_stream(&mut self, timeout: Duration) -> Result<(), EngineError> {
+        if !self.streaming {
+            return Ok(());
+        }
+        self.send("")?;
+        while self.streaming {
+            if self.next_line(timeout)?.trim().is_empty() {
+                self.streaming = false;
+            }
+        }
+        Ok(())
+    }
+
+    /// Sends one command and waits for its answer block.
+    pub fn ask(&mut self, command: &str, timeout: Duration) -> Result<Answer, EngineError> {
+        self.end_stream(timeout)?;
+        self.send(command)?;
         let mut first: Option<String> = None;
         let mut body: Vec<String> = Vec::new();
         loop {
-            let line = match self.lines.recv_timeout(timeout) {
-                Ok(l) => l,
-                Err(RecvTimeoutError::Timeout) => return Err(EngineError::Timeout),
-                Err(RecvTimeoutError::Disconnected) => return Err(EngineError::Gone),
-            };
+            let line = self.next_line(timeout)?;
             match &first {
                 None if line.trim().is_empty() => continue,
                 None => first = Some(line),
@@ -91,11 +169,7 @@ impl Engine {
         }
         let first = first.unwrap_or_default();
         let ok = first.starts_with('=');
-        let head = first
-            .trim_start_matches(['=', '?'])
-            .trim_start_matches(|c: char| c.is_ascii_digit());
-        let head = head.strip_prefix(' ').unwrap_or(head);
-        let mut text = head.to_string();
+        let mut text = answer_head(&first).to_string();
         for l in body {
             if !text.is_empty() {
                 text.push('\n');

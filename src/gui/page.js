@@ -4,9 +4,6 @@
 
 const $ = (id) => document.getElementById(id);
 const SVG = 'http://www.w3.org/2000/svg';
-// Options of the engine itself, not of a game: not offered next to the game select.
-const ENGINE_OPTIONS = ['game', 'threads', 'hash', 'multipv', 'seed', 'move_overhead', 'ponder',
-  'movetime', 'depth', 'nodes', 'clear_hash'];
 
 let tab = null;        // the server's id for this tab
 let st = null;         // the last state from the server
@@ -18,6 +15,10 @@ let thinking = false;  // an analysis request is under way
 let analysing = false;
 let evals = [];        // per ply: the first mover's score (cp), from analyses
 let startMover = 0;    // index of the side to move at the start of the record
+let streamTimer = null; // polls the engine's streaming analysis while it runs
+let polling = false;
+let clock = null;      // {base, inc, left: [ms, ms], running: side index or null, since, moves}
+let flagged = null;    // {outcome, reason} once a clock has run out
 
 async function call(action, body = {}) {
   const res = await fetch('/api/' + action, {
@@ -39,8 +40,12 @@ function sideIndex(layout, name) {
   return Math.max(0, layout.sides.findIndex((s) => s.name === name));
 }
 
+function result(layout) {
+  return (layout && layout.result) || flagged;
+}
+
 function resultText(layout) {
-  const r = layout && layout.result;
+  const r = result(layout);
   return r ? r.outcome + ' ' + r.reason : null;
 }
 
@@ -86,6 +91,18 @@ function drawBoard(svgText, layout, live) {
   }
   svg.appendChild(layer);
   $('board').replaceChildren(svg);
+  uprightText();
+}
+
+// A flipped board is the picture turned half round: its coordinate labels (and other text) go
+// round with it, each turned back about its own centre so that it still reads upright.
+function uprightText() {
+  const flipped = $('board').classList.contains('flipped');
+  for (const t of document.querySelectorAll('#board svg text')) {
+    if (!flipped) { t.removeAttribute('transform'); continue; }
+    const b = t.getBBox();
+    t.setAttribute('transform', 'rotate(180 ' + (b.x + b.width / 2) + ' ' + (b.y + b.height / 2) + ')');
+  }
 }
 
 function pointMoves() {
@@ -191,20 +208,21 @@ function toMoveIndex() {
 }
 
 function engineToMove() {
-  if (!st || !st.layout || st.layout.result) return false;
+  if (!st || !st.layout || result(st.layout)) return false;
   const side = $('engine-side').value;
   const i = toMoveIndex();
   return side === 'both' || (side === 'first' && i === 0) || (side === 'second' && i === 1);
 }
 
 function humanToMove() {
-  return st && viewPly === null && !busy && !engineToMove() && !(st.layout && st.layout.result);
+  return st && viewPly === null && !busy && !engineToMove() && !result(st.layout);
 }
 
 function show(state) {
   st = state;
   viewPly = null;
   if (st.moves.length === 0) startMover = toMoveIndex();
+  clockMoved();
   $('position').value = st.position || '';
   drawBoard(st.svg, st.layout, true);
   drawHand();
@@ -252,7 +270,9 @@ async function engineTurn() {
     busy = true;
     try {
       const movetime = Math.max(1, Math.min(60000, parseInt($('movetime').value, 10) || 500));
-      const state = await call('engine', { movetime });
+      const body = { movetime };
+      if (clock) body.clock = { left: Math.max(1, Math.round(clockLeft(toMoveIndex()))), base: clock.base };
+      const state = await call('engine', body);
       if (mine !== generation) return;
       show(state);
     } catch (e) {
@@ -268,7 +288,7 @@ async function engineTurn() {
 function gameOptions() {
   const out = {};
   for (const el of document.querySelectorAll('#game-options [data-option]')) {
-    if (el.closest('label').hidden) continue;
+    if (el.closest('.option').hidden) continue;
     out[el.getAttribute('data-option')] = el.type === 'checkbox' ? String(el.checked) : el.value;
   }
   return out;
@@ -278,6 +298,7 @@ async function newGame() {
   generation++;
   evals = [];
   const game = $('game').value;
+  startClock();
   if (await act('new', { game, options: gameOptions() })) await engineTurn();
 }
 
@@ -292,6 +313,7 @@ async function undo() {
   }
   evals.length = Math.min(evals.length, st.moves.length + 1);
   drawChart();
+  if (analysing) analyse();
 }
 
 async function view(ply) {
@@ -311,19 +333,16 @@ async function view(ply) {
 
 // --- options --------------------------------------------------------------------------------
 
-function prefix(name) {
-  return name.split(/[-_]/)[0];
-}
-
+// Each game's own options (as the engine says which they are), shown with that game only.
 function buildOptions() {
   const box = $('game-options');
   box.replaceChildren();
-  const gamePrefixes = new Set(st.games.map(prefix));
   for (const o of st.options) {
-    if (ENGINE_OPTIONS.includes(o.name) || o.type === 'button') continue;
+    if (!o.games.length || o.type === 'button') continue;
     const label = document.createElement('label');
-    label.setAttribute('data-prefix', gamePrefixes.has(prefix(o.name)) ? prefix(o.name) : '');
-    label.append(o.name.replace(/_/g, ' ') + ' ');
+    label.className = 'option';
+    label.setAttribute('data-games', o.games.join(' '));
+    const text = o.name.replace(/_/g, ' ');
     let el;
     if (o.type === 'combo') {
       el = document.createElement('select');
@@ -342,18 +361,18 @@ function buildOptions() {
     }
     el.setAttribute('data-option', o.name);
     el.id = 'opt-' + o.name;
-    label.appendChild(el);
+    // A box before its words, as check boxes stand; a field after them.
+    if (o.type === 'check') label.append(el, ' ' + text);
+    else label.append(text + ' ', el);
     box.appendChild(label);
   }
   showOptions();
 }
 
-// An option named after a game (its first word) is shown with that game only.
 function showOptions() {
-  const p = prefix($('game').value);
-  for (const label of document.querySelectorAll('#game-options label')) {
-    const owner = label.getAttribute('data-prefix');
-    label.hidden = owner !== '' && owner !== p;
+  const game = $('game').value;
+  for (const label of document.querySelectorAll('#game-options .option')) {
+    label.hidden = !label.getAttribute('data-games').split(' ').includes(game);
   }
 }
 
@@ -368,59 +387,95 @@ function firstMoverScore(s, mover) {
   return mover === 0 ? v : -v;
 }
 
-async function analyse() {
-  const mine = generation;
-  const ply = st.moves.length;
-  for (let depth = 1; depth <= 30 && analysing && mine === generation; depth++) {
-    if (st.layout.result || engineToMove()) break;
-    thinking = true;
-    let v;
-    try {
-      v = await call('analyse', { depth, multipv: 3, movetime: 2000 });
-    } catch (e) {
-      status(e.message, true);
-      break;
-    } finally {
-      thinking = false;
-    }
-    if (mine !== generation || !analysing) break;
-    const box = $('analysis');
-    box.replaceChildren();
-    for (const line of v.lines) {
-      const d = document.createElement('div');
-      d.setAttribute('data-move', line.move);
-      d.textContent = scoreText(line.score) + '  d' + line.depth + '  ' + line.pv.join(' ');
-      box.appendChild(d);
-    }
-    if (v.lines.length) {
-      evals[ply] = firstMoverScore(v.lines[0].score, toMoveIndex());
-      drawChart();
-      if (v.lines[0].score.kind === 'mate' || v.lines[0].depth < depth) break;
-    }
+function stopPolling() {
+  if (streamTimer !== null) clearInterval(streamTimer);
+  streamTimer = null;
+}
+
+function showLines(v, ply) {
+  if (v.ply !== ply) return;
+  const box = $('analysis');
+  box.replaceChildren();
+  for (const line of v.lines) {
+    const d = document.createElement('div');
+    d.setAttribute('data-move', line.move);
+    d.setAttribute('data-depth', line.depth);
+    d.textContent = scoreText(line.score) + '  d' + line.depth + '  ' + line.pv.join(' ');
+    box.appendChild(d);
+  }
+  if (v.lines.length) {
+    evals[ply] = firstMoverScore(v.lines[0].score, toMoveIndex());
+    drawChart();
   }
 }
 
-function toggleAnalysis() {
+// The engine analyses the current position until told otherwise (any other request to it
+// ends the analysis first); the page polls for the latest lines as they deepen.
+async function analyse() {
+  stopPolling();
+  if (!analysing || !st || result(st.layout) || engineToMove()) return;
+  const mine = generation;
+  const ply = st.moves.length;
+  thinking = true;
+  try {
+    const v = await call('stream_start', { multipv: 3 });
+    if (mine !== generation || !analysing) return;
+    showLines(v, ply);
+  } catch (e) {
+    status(e.message, true);
+    return;
+  } finally {
+    thinking = false;
+  }
+  streamTimer = setInterval(async () => {
+    if (!analysing || mine !== generation) { stopPolling(); return; }
+    if (polling) return;
+    polling = true;
+    try {
+      const v = await call('stream');
+      if (mine === generation && analysing) showLines(v, ply);
+      if (!v.running) stopPolling();
+    } catch (e) {
+      stopPolling();
+      status(e.message, true);
+    } finally {
+      polling = false;
+    }
+  }, 250);
+}
+
+async function toggleAnalysis() {
   analysing = !analysing;
   $('analyse').setAttribute('aria-pressed', String(analysing));
   $('analyse').textContent = analysing ? 'Stop analysis' : 'Analyse';
-  if (analysing) analyse();
-  else $('analysis').replaceChildren();
+  if (analysing) {
+    analyse();
+    return;
+  }
+  stopPolling();
+  $('analysis').replaceChildren();
+  try { await call('stream_stop'); } catch (e) { status(e.message, true); }
 }
 
 async function hint() {
   if (!humanToMove()) return;
   try {
-    thinking = true;
-    const v = await call('analyse', { depth: 30, multipv: 1, movetime: 1000 });
-    thinking = false;
-    const best = v.lines[0];
+    let best = null;
+    const shown = $('analysis').firstElementChild;
+    if (analysing && shown) {
+      best = { move: shown.getAttribute('data-move'), text: shown.textContent.split('  ')[0] };
+    } else {
+      thinking = true;
+      const v = await call('analyse', { depth: 30, multipv: 1, movetime: 1000 });
+      thinking = false;
+      if (v.lines[0]) best = { move: v.lines[0].move, text: scoreText(v.lines[0].score) };
+    }
     if (!best) return;
     const m = st.legal.find((x) => x.move === best.move);
     for (const c of document.querySelectorAll('#board .hit')) {
       c.classList.toggle('hint', !!m && m.points.includes(c.getAttribute('data-point')));
     }
-    status('best move: ' + best.move + ' (' + scoreText(best.score) + ')');
+    status('best move: ' + best.move + ' (' + best.text + ')');
   } catch (e) {
     thinking = false;
     status(e.message, true);
@@ -434,10 +489,13 @@ function drawChart() {
   const axis = document.createElementNS(SVG, 'line');
   axis.setAttribute('x1', 0); axis.setAttribute('x2', 300);
   axis.setAttribute('y1', 50); axis.setAttribute('y2', 50);
-  axis.setAttribute('stroke', '#aaa');
+  axis.setAttribute('stroke', '#ccc');
+  axis.setAttribute('stroke-dasharray', '4 4');
   chart.appendChild(axis);
   const pts = [];
   evals.forEach((v, i) => { if (v !== undefined) pts.push((i / n) * 300 + ',' + (50 - v / 20)); });
+  // A line needs two points: until then there is nothing to draw.
+  $('chart-box').hidden = pts.length < 2;
   if (pts.length) {
     const line = document.createElementNS(SVG, 'polyline');
     line.setAttribute('points', pts.join(' '));
@@ -451,57 +509,93 @@ function drawChart() {
 
 // --- records --------------------------------------------------------------------------------
 
-// PGN as the arena writes it: White is the side named white if there is one, else the first mover.
-function pgn() {
-  const sides = st.layout.sides.map((s) => s.name);
-  const wi = sides.includes('white') ? sides.indexOf('white') : 0;
-  const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
-  const r = st.layout.result;
-  let result = '*';
-  if (r) {
-    if (r.outcome === 'draw') result = '1/2-1/2';
-    else result = sideIndex(st.layout, r.outcome) === wi ? '1-0' : '0-1';
-  }
-  const d = new Date();
-  const date = d.getFullYear() + '.' + String(d.getMonth() + 1).padStart(2, '0') + '.' + String(d.getDate()).padStart(2, '0');
+// The engine writes the record (its format and tags are the engine's business); the page names
+// the players and the day.
+async function save() {
   const engine = $('engine-side').value;
   const player = (i) => (engine === 'both' || (engine === 'first' && i === 0) || (engine === 'second' && i === 1)) ? 'tetrad' : 'human';
-  const tags = [['Event', 'tetrad gui'], ['Site', '?'], ['Date', date], ['Round', '1'],
-    ['White', player(wi)], ['Black', player(1 - wi)], ['Result', result]];
-  sides.forEach((s) => { if (cap(s) !== 'White' && cap(s) !== 'Black') tags.push([cap(s), player(sides.indexOf(s))]); });
-  tags.push(['Variant', st.game], ['SetUp', '1'], ['FEN', st.start || '']);
-  if (r) tags.push(['Termination', r.reason]);
-  tags.push(['PlyCount', String(st.moves.length)]);
-  const esc = (v) => String(v).replace(/\\/g, '\\\\').replace(/"/g, '\\"');
-  const tokens = [];
-  let number = 1;
-  let mover = startMover;
-  st.moves.forEach((m, k) => {
-    const white = mover === wi;
-    if (white) tokens.push(number + '.');
-    else if (k === 0) tokens.push(number + '...');
-    tokens.push(m);
-    if (!white) number++;
-    mover = 1 - mover;
-  });
-  tokens.push(result);
-  const lines = [];
-  let cur = '';
-  for (const t of tokens) {
-    if (cur && cur.length + 1 + t.length > 79) { lines.push(cur); cur = t; } else cur = cur ? cur + ' ' + t : t;
+  const d = new Date();
+  const date = d.getFullYear() + '.' + String(d.getMonth() + 1).padStart(2, '0') + '.' + String(d.getDate()).padStart(2, '0');
+  const body = { players: [player(0), player(1)], date };
+  if (clock) body.time_control = clock.base / 1000 + '+' + clock.inc / 1000;
+  try {
+    const r = await call('record', body);
+    const a = document.createElement('a');
+    a.href = URL.createObjectURL(new Blob([r.text], { type: 'text/plain' }));
+    a.download = st.game + '.' + r.extension;
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+    // The test hooks: what was saved last.
+    $('save-game').setAttribute('data-record', r.text);
+    $('save-game').setAttribute('data-file', a.download);
+    status('saved ' + a.download);
+  } catch (e) {
+    status(e.message, true);
   }
-  if (cur) lines.push(cur);
-  return tags.map(([k, v]) => '[' + k + ' "' + esc(v) + '"]').join('\n') + '\n\n' + lines.join('\n') + '\n\n';
 }
 
-function save() {
-  const blob = new Blob([pgn()], { type: 'application/x-chess-pgn' });
-  const a = document.createElement('a');
-  a.href = URL.createObjectURL(blob);
-  a.download = st.game + '.pgn';
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
+// --- the clock ----------------------------------------------------------------------------------
+
+// A clock for each side: base time plus an increment per move; the engine is told its time left.
+function startClock() {
+  flagged = null;
+  const base = Math.round(parseFloat($('clock-base').value) * 1000) || 0;
+  const inc = Math.round(parseFloat($('clock-inc').value) * 1000) || 0;
+  clock = base > 0 ? { base, inc, left: [base, base], running: null, since: 0, moves: 0 } : null;
+  drawClocks();
+}
+
+function clockLeft(i) {
+  if (!clock) return Infinity;
+  const running = clock.running === i ? performance.now() - clock.since : 0;
+  return clock.left[i] - running;
+}
+
+// After each state shown: the side that moved is charged its time and given its increment.
+function clockMoved() {
+  if (!clock || flagged) return;
+  const now = performance.now();
+  if (clock.running !== null && st.moves.length > clock.moves) {
+    clock.left[clock.running] += clock.inc - (now - clock.since);
+  }
+  clock.moves = st.moves.length;
+  clock.running = st.layout && !st.layout.result ? toMoveIndex() : null;
+  clock.since = now;
+  drawClocks();
+}
+
+function clockText(ms) {
+  const t = Math.max(0, ms) / 1000;
+  const m = Math.floor(t / 60);
+  const sec = t - 60 * m;
+  return m + ':' + (sec < 10 ? '0' : '') + sec.toFixed(1);
+}
+
+function drawClocks() {
+  $('clocks').hidden = !clock;
+  if (!clock || !st || !st.layout) return;
+  st.layout.sides.forEach((side, i) => {
+    const el = $('clock-' + i);
+    el.textContent = side.name + ' ' + clockText(clockLeft(i));
+    el.classList.toggle('running', clock.running === i);
+  });
+}
+
+function tick() {
+  if (!clock || clock.running === null || flagged) return;
+  const i = clock.running;
+  if (clockLeft(i) <= 0) {
+    // The flag falls: the other side wins on time, whatever the engine is still thinking.
+    generation++;
+    clock.left[i] = 0;
+    clock.running = null;
+    flagged = { outcome: st.layout.sides[1 - i].name, reason: 'time' };
+    stopPolling();
+    status('game over: ' + resultText(st.layout));
+    drawBoard(st.svg, st.layout, true);
+  }
+  drawClocks();
 }
 
 async function copyPosition() {
@@ -532,7 +626,7 @@ async function start() {
   $('game').addEventListener('change', () => { showOptions(); newGame(); });
   $('new-game').addEventListener('click', newGame);
   $('undo').addEventListener('click', undo);
-  $('flip').addEventListener('click', () => $('board').classList.toggle('flipped'));
+  $('flip').addEventListener('click', () => { $('board').classList.toggle('flipped'); uprightText(); });
   $('engine-side').addEventListener('change', () => { generation++; engineTurn(); });
   $('nav-first').addEventListener('click', () => view(0));
   $('nav-prev').addEventListener('click', () => view((viewPly === null ? st.moves.length : viewPly) - 1));
@@ -543,10 +637,12 @@ async function start() {
   $('load-position').addEventListener('click', async () => {
     generation++;
     evals = [];
+    startClock();
     if (await act('position', { position: $('position').value })) await engineTurn();
   });
   $('copy-position').addEventListener('click', copyPosition);
   $('save-game').addEventListener('click', save);
+  setInterval(tick, 100);
   // The engine process ends with the tab.
   window.addEventListener('pagehide', () => {
     navigator.sendBeacon('/api/close', new Blob([JSON.stringify({ tab })], { type: 'application/json' }));

@@ -17,6 +17,8 @@ pub const MAX_MOVETIME: u64 = 60_000;
 const MAX_POSITION: usize = 4096;
 /// Most lines an analysis may ask for.
 const MAX_MULTIPV: u64 = 8;
+/// Longest clock (ms): a day.
+const MAX_CLOCK: u64 = 86_400_000;
 
 /// A request the tab refuses: the page is told why, nothing changes.
 #[derive(Debug, thiserror::Error)]
@@ -47,6 +49,8 @@ pub struct OptionDecl {
     pub kind: String,
     pub values: Vec<String>,
     pub range: Option<(i64, i64)>,
+    /// The games whose own option it is (`list_options game`); none for the engine's.
+    pub games: Vec<String>,
 }
 
 impl OptionDecl {
@@ -65,6 +69,7 @@ impl OptionDecl {
             kind: kind.to_string(),
             values: Vec::new(),
             range: None,
+            games: Vec::new(),
         };
         match (kind, rest) {
             ("combo", Some(r)) => decl.values = r.split('|').map(String::from).collect(),
@@ -114,6 +119,7 @@ impl OptionDecl {
             "values": self.values,
             "min": self.range.map(|r| r.0),
             "max": self.range.map(|r| r.1),
+            "games": self.games,
         })
     }
 }
@@ -133,6 +139,8 @@ pub struct Tab {
     game: String,
     history: Vec<Snapshot>,
     legal: Vec<Value>,
+    /// The streaming analysis's latest line per rank (best first).
+    analysis: Vec<Value>,
     pub last_used: Instant,
 }
 
@@ -151,6 +159,7 @@ impl Tab {
             game: String::new(),
             history: Vec::new(),
             legal: Vec::new(),
+            analysis: Vec::new(),
             last_used: Instant::now(),
         };
         tab.games = tab
@@ -164,6 +173,21 @@ impl Tab {
             .lines()
             .filter_map(OptionDecl::parse)
             .collect();
+        // Which game owns which option: the page shows a game's own with it only.
+        for game in tab.games.clone() {
+            tab.ask(&format!("set_game {game}"))?;
+            // An engine without `list_options game` (an older tetrad): no game options shown.
+            let own = match tab.ask("list_options game") {
+                Err(TabError::Refused(_)) => break,
+                own => own?,
+            };
+            for line in own.lines() {
+                let name = line.split_whitespace().next().unwrap_or_default();
+                if let Some(o) = tab.options.iter_mut().find(|o| o.name == name) {
+                    o.games.push(game.clone());
+                }
+            }
+        }
         let first = tab
             .games
             .first()
@@ -246,10 +270,32 @@ impl Tab {
         self.refresh(Some(mv.to_string()))
     }
 
-    /// The engine moves, searching `movetime` ms.
-    pub fn engine_move(&mut self, movetime: u64) -> Result<String, TabError> {
+    /// The engine moves, searching `movetime` ms, or on its clock: `(left, base)` ms, the
+    /// time left to the side to move and the game's base time.
+    pub fn engine_move(
+        &mut self,
+        movetime: u64,
+        clock: Option<(u64, u64)>,
+    ) -> Result<String, TabError> {
         if !(1..=MAX_MOVETIME).contains(&movetime) {
             return Err(TabError::Invalid("movetime must be 1..60000 ms"));
+        }
+        if let Some((left, base)) = clock {
+            if left > MAX_CLOCK || base > MAX_CLOCK || left == 0 {
+                return Err(TabError::Invalid("clock times must be 1..86400000 ms"));
+            }
+            let side = self.history.last().map(|s| s.layout["to_move"].clone());
+            let side = side.as_ref().and_then(Value::as_str).unwrap_or("p1");
+            let side = side.to_string();
+            self.ask("set_option movetime 0")?;
+            let main = base.max(left).div_ceil(1000);
+            self.ask(&format!("time_settings {main} 0 0"))?;
+            self.ask(&format!("time_left {side} {:.3} 0", left as f64 / 1000.0))?;
+            let mv = self.ask_for("genmove", ANSWER + Duration::from_millis(left))?;
+            // The next move is not on a clock unless it is asked for again.
+            self.ask("time_settings 0 1 0")?;
+            self.refresh(Some(mv.clone()))?;
+            return Ok(mv);
         }
         self.ask(&format!("set_option movetime {movetime}"))?;
         let mv = self.ask_for("genmove", ANSWER + Duration::from_millis(movetime))?;
@@ -306,6 +352,72 @@ impl Tab {
         ))
     }
 
+    /// Starts the streaming analysis of the current position (`analyze_stream`): its lines
+    /// come until the next command to the engine ends it.
+    pub fn stream_start(&mut self, multipv: u64) -> Result<(), TabError> {
+        if !(1..=MAX_MULTIPV).contains(&multipv) {
+            return Err(TabError::Invalid("analysis lines must be 1..8"));
+        }
+        // The movetime option is a cap on every search: lift it for the analysis.
+        self.ask("set_option movetime 0")?;
+        self.analysis.clear();
+        self.last_used = Instant::now();
+        self.engine
+            .stream(&format!("analyze_stream multipv {multipv}"), ANSWER)?
+            .map_err(TabError::Refused)
+    }
+
+    /// The analysis so far: the latest line of each rank, and whether it still runs.
+    pub fn stream_poll(&mut self) -> Value {
+        self.last_used = Instant::now();
+        for line in self.engine.stream_lines() {
+            let Some(v) = analysis_line(&line) else {
+                continue;
+            };
+            let rank = v["multipv"].as_u64().unwrap_or(1).max(1) as usize;
+            if rank <= MAX_MULTIPV as usize {
+                if self.analysis.len() < rank {
+                    self.analysis.resize(rank, Value::Null);
+                }
+                self.analysis[rank - 1] = v;
+            }
+        }
+        let lines: Vec<&Value> = self.analysis.iter().filter(|v| !v.is_null()).collect();
+        json!({"lines": lines, "running": self.engine.streaming(), "ply": self.history.len().saturating_sub(1)})
+    }
+
+    pub fn stream_stop(&mut self) -> Result<(), TabError> {
+        self.engine.end_stream(ANSWER)?;
+        Ok(())
+    }
+
+    /// The game as a record file (`game_record`): `{extension, text}`. `players` name the
+    /// first and second mover; `tags` (name, value) are passed on as the engine's tags.
+    pub fn record(&mut self, players: [&str; 2], tags: &[(&str, &str)]) -> Result<Value, TabError> {
+        let quote = |v: &str| -> Result<String, TabError> {
+            if v.is_empty() || v.len() > 100 || v.chars().any(char::is_control) {
+                return Err(TabError::Invalid(
+                    "names and tags are 1..100 characters, no control characters",
+                ));
+            }
+            Ok(format!(
+                "\"{}\"",
+                v.replace('\\', "\\\\").replace('"', "\\\"")
+            ))
+        };
+        let mut command = format!(
+            "game_record p1={} p2={}",
+            quote(players[0])?,
+            quote(players[1])?
+        );
+        for (name, value) in tags {
+            command.push_str(&format!(" {name}={}", quote(value)?));
+        }
+        let answer = self.ask(&command)?;
+        let (extension, text) = answer.split_once('\n').unwrap_or((answer.as_str(), ""));
+        Ok(json!({"extension": extension.trim(), "text": format!("{text}\n")}))
+    }
+
     /// What the page shows: the game, the moves, the current position and its legal moves.
     pub fn state(&self) -> Value {
         let last = self.history.last();
@@ -340,8 +452,15 @@ fn analysis_line(line: &str) -> Option<Value> {
     let s = at("score")?;
     let (kind, value) = (words.get(s + 1)?, words.get(s + 2)?.parse::<i64>().ok()?);
     let depth = words.get(at("depth")? + 1)?.parse::<u64>().ok()?;
+    let multipv = at("multipv").and_then(|k| words.get(k + 1)?.parse::<u64>().ok());
     let pv: Vec<&str> = words[at("pv")? + 1..].to_vec();
-    Some(json!({"move": mv, "score": {"kind": kind, "value": value}, "depth": depth, "pv": pv}))
+    Some(json!({
+        "move": mv,
+        "score": {"kind": kind, "value": value},
+        "depth": depth,
+        "multipv": multipv.unwrap_or(1),
+        "pv": pv,
+    }))
 }
 
 #[cfg(test)]

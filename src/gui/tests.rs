@@ -128,7 +128,89 @@ fn every_game_opens_plays_and_takes_back() {
             !v["lines"].as_array().expect("lines").is_empty(),
             "{game}: {v}"
         );
+        // The record, in the format the engine names.
+        let (status, r) = post(
+            &tabs,
+            "record",
+            json!({"tab": id, "players": ["a", "b \"c\""], "date": "2026.12.02"}),
+        );
+        assert_eq!(status, 200, "{r}");
+        let text = r["text"].as_str().expect("the record");
+        assert!(text.contains(&format!("[Variant \"{game}\"]")), "{text}");
+        assert!(text.contains("[Date \"2026.12.02\"]") && text.contains("b \\\"c\\\""));
+        assert!(r["extension"] == "pgn" || r["extension"] == "pdn", "{r}");
+        // The options the engine says are this game's own.
+        let own: Vec<&Value> = state["options"]
+            .as_array()
+            .expect("options")
+            .iter()
+            .filter(|o| {
+                o["games"]
+                    .as_array()
+                    .is_some_and(|g| g.contains(&json!(game)))
+            })
+            .collect();
+        assert!(own.iter().all(|o| o["name"] != "hash"), "{game}");
     }
+}
+
+/// The streaming analysis deepens while it runs, and whatever the tab asks the engine next
+/// ends it first; stopping it leaves the engine answering.
+#[test]
+fn the_streaming_analysis_deepens_until_stopped() {
+    let tabs = tabs(1);
+    let (_, state) = post(&tabs, "open", json!({}));
+    let id = state["tab"].as_str().expect("a tab id").to_string();
+    let depth = |v: &Value| {
+        v["lines"]
+            .as_array()
+            .and_then(|l| l.first())
+            .and_then(|l| l["depth"].as_u64())
+            .unwrap_or(0)
+    };
+    let deepest = |until: u64| {
+        let start = std::time::Instant::now();
+        loop {
+            let (status, v) = post(&tabs, "stream", json!({"tab": id}));
+            assert_eq!(status, 200, "{v}");
+            assert_eq!(v["running"], true, "{v}");
+            if depth(&v) >= until {
+                return v;
+            }
+            assert!(start.elapsed() < Duration::from_secs(60), "stuck at {v}");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    };
+    let (status, v) = post(&tabs, "stream_start", json!({"tab": id, "multipv": 2}));
+    assert_eq!(status, 200, "{v}");
+    let v = deepest(2);
+    assert_eq!(v["lines"].as_array().map(Vec::len), Some(2), "{v}");
+    assert_eq!(v["lines"][1]["multipv"], 2);
+    deepest(depth(&v) + 1);
+    // A move ends the analysis: the engine answers the move, and the stream is over.
+    let mv = state["legal"][0]["move"].clone();
+    let (status, state) = post(&tabs, "play", json!({"tab": id, "move": mv}));
+    assert_eq!(status, 200, "{state}");
+    let (_, v) = post(&tabs, "stream", json!({"tab": id}));
+    assert_eq!(v["running"], false, "{v}");
+    // Started again and stopped: the engine goes on answering.
+    post(&tabs, "stream_start", json!({"tab": id}));
+    deepest(1);
+    let (status, _) = post(&tabs, "stream_stop", json!({"tab": id}));
+    assert_eq!(status, 200);
+    let (status, state) = post(&tabs, "engine", json!({"tab": id, "movetime": 20}));
+    assert_eq!(status, 200, "{state}");
+    assert_eq!(state["moves"].as_array().map(Vec::len), Some(2));
+    // On a clock: the engine is told its time and moves.
+    let clock = json!({"left": 5000, "base": 60000});
+    let (status, state) = post(&tabs, "engine", json!({"tab": id, "clock": clock}));
+    assert_eq!(status, 200, "{state}");
+    assert_eq!(state["moves"].as_array().map(Vec::len), Some(3));
+    // Closing the tab ends its engine, analysing or not.
+    post(&tabs, "stream_start", json!({"tab": id}));
+    let (status, _) = post(&tabs, "close", json!({"tab": id}));
+    assert_eq!(status, 200);
+    assert_eq!(tabs.count(), 0);
 }
 
 #[test]
@@ -165,6 +247,20 @@ fn refusals_change_nothing() {
         ("undo", json!({"tab": id}), 422),
         ("analyse", json!({"tab": id, "multipv": 99}), 422),
         ("view", json!({"tab": id, "ply": 7}), 422),
+        ("stream_start", json!({"tab": id, "multipv": 9}), 422),
+        ("record", json!({"tab": id, "players": ["a"]}), 400),
+        (
+            "record",
+            json!({"tab": id, "players": ["a", "b\nquit"]}),
+            422,
+        ),
+        ("record", json!({"tab": id, "players": ["a", ""]}), 422),
+        ("engine", json!({"tab": id, "clock": 5}), 400),
+        (
+            "engine",
+            json!({"tab": id, "clock": {"left": 0, "base": 1}}),
+            422,
+        ),
         ("frobnicate", json!({"tab": id}), 404),
         ("open", json!({}), 503),
     ];
@@ -203,11 +299,26 @@ fn fuzzed_requests_are_answered() {
     let (_, state) = post(&tabs, "open", json!({}));
     let id = state["tab"].as_str().expect("a tab id").to_string();
     let actions = [
-        "state", "new", "play", "engine", "undo", "position", "analyse", "view", "close", "",
-        "open/x", "../state",
+        "state",
+        "new",
+        "play",
+        "engine",
+        "undo",
+        "position",
+        "analyse",
+        "view",
+        "close",
+        "",
+        "open/x",
+        "../state",
+        "stream_start",
+        "stream",
+        "stream_stop",
+        "record",
     ];
     let fields = [
-        "move", "game", "position", "ply", "depth", "tab", "options", "movetime",
+        "move", "game", "position", "ply", "depth", "tab", "options", "movetime", "players",
+        "clock", "multipv", "date",
     ];
     let nasty = [
         "",
@@ -287,4 +398,65 @@ fn browser_suite() {
         .status()
         .expect("python3 runs");
     assert!(status.success(), "browser tests failed: {status}");
+}
+
+/// Malformed HTTP on a real socket: the HTTP crate or the API answers 4xx, and the server goes
+/// on serving.
+#[test]
+fn malformed_http_gets_4xx_over_the_wire() {
+    use std::io::{Read, Write};
+    use std::net::TcpStream;
+    let server = tiny_http::Server::http("127.0.0.1:0").expect("a port");
+    let addr = server.server_addr().to_ip().expect("an IP address");
+    let tabs = std::sync::Arc::new(tabs(1));
+    std::thread::spawn(move || super::serve(server, tabs));
+    let exchange = |request: &[u8]| -> String {
+        let mut s = TcpStream::connect(addr).expect("connects");
+        s.set_read_timeout(Some(Duration::from_secs(20)))
+            .expect("timeout");
+        s.write_all(request).expect("sent");
+        let mut answer = Vec::new();
+        let mut buf = [0u8; 4096];
+        // The status line is all that is wanted; the server may keep the connection open.
+        while !answer.windows(2).any(|w| w == b"\r\n") {
+            match s.read(&mut buf) {
+                Ok(0) | Err(_) => break,
+                Ok(n) => answer.extend_from_slice(&buf[..n]),
+            }
+        }
+        String::from_utf8_lossy(&answer).into_owned()
+    };
+    let status = |answer: &str| -> u16 {
+        answer
+            .split(' ')
+            .nth(1)
+            .and_then(|c| c.parse().ok())
+            .unwrap_or(0)
+    };
+    for (request, want) in [
+        (&b"GARBAGE\r\n\r\n"[..], 400..500),
+        (b"GET / HTTP/9.9\r\n\r\n", 400..600),
+        (
+            b"POST /api/state HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\n\r\n{",
+            400..500,
+        ),
+        (
+            b"POST /api/open HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n[]",
+            400..500,
+        ),
+        (
+            b"DELETE /api/state HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n",
+            400..500,
+        ),
+        (b"GET /%%% HTTP/1.1\r\nHost: x\r\n\r\n", 400..500),
+    ] {
+        let answer = exchange(request);
+        assert!(
+            want.contains(&status(&answer)),
+            "{}: {answer}",
+            String::from_utf8_lossy(request)
+        );
+    }
+    let answer = exchange(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n");
+    assert_eq!(status(&answer), 200, "{answer}");
 }

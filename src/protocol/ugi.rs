@@ -7,7 +7,9 @@ use super::score::uci_score;
 use super::{Flow, FrontEnd, Io, Turn};
 use crate::engine::{InfoReport, SearchReport};
 use crate::games::{Outcome, RuleError, Side};
+use crate::render;
 use crate::search::{Clock, Limits};
+use crate::session::MAX_LISTED_MOVES;
 use crate::session::{EventSink, PerftError, SearchEvent, SearchMode, Session, SessionError};
 
 #[derive(Default)]
@@ -72,9 +74,15 @@ impl FrontEnd for Ugi {
                 io.send("bestmove (none)\n");
             }
             // Every command that reads the position agrees that there is none.
-            Cmd::Perft(_) | Cmd::Display | Cmd::Eval if self.no_position.is_some() => {
+            Cmd::Perft(_) | Cmd::Display | Cmd::Eval | Cmd::LegalMovesJson
+                if self.no_position.is_some() =>
+            {
                 let why = self.no_position.as_deref().unwrap_or_default();
-                error(io, &format!("no position ({why})"));
+                let why = format!("no position ({why})");
+                error(io, &why);
+                if cmd == Cmd::LegalMovesJson {
+                    json_error(io, &why);
+                }
             }
             Cmd::Go(go) => {
                 for (key, value) in &go.overdrawn {
@@ -105,6 +113,7 @@ impl FrontEnd for Ugi {
             }
             Cmd::Display => display(io, session),
             Cmd::Eval => eval(io, session),
+            Cmd::LegalMovesJson => legal_moves_json(io, session),
             Cmd::Stop | Cmd::PonderHit | Cmd::Debug => {}
             Cmd::Query(q) => query(io, session, self.no_position.as_deref(), &q),
             Cmd::Quit => return Flow::Quit,
@@ -239,6 +248,28 @@ fn eval(io: &mut Io, session: &Session) {
         "Total evaluation: {total} (for {side}, the side to move)\n"
     ));
     io.send(&s);
+}
+
+/// `legalmovesjson`: the document of GTP `legal_moves_json` on one line, so that a GUI reads
+/// exactly one line; a refusal is a one-line document too, after the usual error line.
+fn legal_moves_json(io: &mut Io, session: &Session) {
+    match session.legal_move_inputs() {
+        Some(moves) => {
+            let doc = render::json::legal_moves(&moves);
+            // Only indentation starts a line: no move text holds a line break.
+            let line: String = doc.lines().map(str::trim).collect();
+            io.send(&format!("{line}\n"));
+        }
+        None => {
+            let why = format!("too many legal moves to list (more than {MAX_LISTED_MOVES})");
+            error(io, &why);
+            json_error(io, &why);
+        }
+    }
+}
+
+fn json_error(io: &mut Io, why: &str) {
+    io.send(&format!("{}\n", serde_json::json!({ "error": why })));
 }
 
 fn hello(io: &mut Io, session: &Session, word: &str) {

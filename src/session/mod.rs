@@ -2,6 +2,7 @@
 //! the one running search. It decides what every command does; front ends only translate text.
 
 mod options;
+mod record;
 mod worker;
 
 use std::sync::atomic::Ordering;
@@ -11,6 +12,7 @@ use std::time::{Duration, Instant};
 pub use options::{Caps, EngineOption, OptionInfo, Options, ENGINE_OPTIONS};
 pub use options::{MAX_DEPTH, MAX_HASH_MIB, MAX_MOVETIME, MAX_MOVE_OVERHEAD, MAX_MULTIPV};
 pub use options::{MAX_NODES, MAX_SEED, MAX_THREADS};
+pub use record::Record;
 pub use worker::{EventSink, PerftError, SearchEvent};
 
 use crate::engine::{self, AnyGame, FoundMove};
@@ -39,6 +41,9 @@ pub enum SessionError {
     InvalidSide(String),
     #[error("illegal move: it is {0}'s turn")]
     NotYourTurn(&'static str),
+    /// A tag `game_record` writes from the game itself.
+    #[error("game_record: the tag {0} is written from the game, not given")]
+    RecordTag(String),
     #[error("cannot start search: {0}")]
     Thread(#[from] std::io::Error),
     /// The hash table could not be had at the size asked; the engine has one of `kept` MiB.

@@ -348,6 +348,11 @@ impl Session {
         Ok(())
     }
 
+    /// The names of the current game's own options (`list_options game`).
+    pub fn game_option_names(&self) -> Vec<&'static str> {
+        self.game.options().iter().map(|o| o.name).collect()
+    }
+
     /// Every option with its current value: the engine's, then every game's (the current game's
     /// value, else the one set for that game, else its default).
     pub fn option_list(&self) -> Vec<OptionInfo> {

@@ -12,53 +12,14 @@ import os
 import shlex
 import shutil
 import sys
-import tempfile
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "common"))
 
 from arena_harness import TETRAD, fake, run_arena  # noqa: E402
 from test_tetrad import needs, referee_has_svg  # noqa: E402
-
-CHROMIUM_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                  "--disable-dev-shm-usage", "--window-size=1200,1400")
-
-
-def _missing(what):
-    text = "browser test needs %s (Debian: apt-get install chromium chromium-driver; pip install selenium)" % what
-    if os.environ.get("ARENA_REQUIRE_TEST_DEPS") == "1":
-        raise AssertionError(text + "; ARENA_REQUIRE_TEST_DEPS=1 makes that a failure")
-    raise unittest.SkipTest(text)
-
-
-def start_browser():
-    try:
-        from selenium import webdriver
-        from selenium.webdriver.chrome.service import Service
-    except ImportError:
-        _missing("Selenium (not importable)")
-    binary = next((shutil.which(n) for n in ("chromium", "chromium-browser", "google-chrome") if shutil.which(n)), None)
-    driver = shutil.which("chromedriver") or (os.path.exists("/usr/lib/chromium/chromedriver") and "/usr/lib/chromium/chromedriver")
-    if not binary:
-        _missing("Chromium (no chromium on PATH)")
-    if not driver:
-        _missing("chromedriver (no chromedriver on PATH)")
-    profile = tempfile.mkdtemp(prefix="arena-chromium-")
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = binary
-    for flag in CHROMIUM_FLAGS:
-        opts.add_argument(flag)
-    opts.add_argument("--user-data-dir=" + profile)
-    os.environ.setdefault("SE_AVOID_STATS", "true")
-    os.environ.setdefault("SE_OFFLINE", "true")  # Selenium Manager: never download a browser or driver
-    try:
-        # an explicit driver path: Selenium must not go looking for one on the network
-        browser = webdriver.Chrome(service=Service(executable_path=driver), options=opts)
-    except Exception:
-        shutil.rmtree(profile, True)
-        raise
-    return browser, profile
+from browser import start_browser  # noqa: E402
 
 
 class ReportInBrowserTest(unittest.TestCase):

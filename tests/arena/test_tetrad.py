@@ -287,5 +287,79 @@ class PoddavkiPdnTest(unittest.TestCase):
         self.assertGreater(ends.get("no-moves", 0), 0, ends)
 
 
+def _gtp_game(seed, random_plies=4, max_plies=200):
+    """A Poddavki game of tetrad against itself over GTP (seeded random plies, then depth 1),
+    and its ``game_record``: (moves played, final position, result word, extension, record)."""
+    import random
+    rng = random.Random(seed)
+    p = subprocess.Popen([TETRAD, "--protocol", "gtp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=subprocess.DEVNULL, text=True)
+
+    def ask(line):
+        p.stdin.write(line + "\n")
+        p.stdin.flush()
+        out = []
+        while True:
+            got = p.stdout.readline()
+            if not got.strip():
+                if out or not got:
+                    return out
+                continue
+            out.append(got.rstrip("\n"))
+
+    try:
+        ask("set_game poddavki")
+        ask("set_option depth 1")
+        moves = []
+        while len(moves) < max_plies and ask("game_result") == ["= ongoing"]:
+            if len(moves) < random_plies:
+                mv = rng.choice(ask("legal_moves")[0][2:].split())
+                ask("play " + mv)
+            else:
+                mv = ask("genmove")[0][2:]
+            moves.append(mv)
+        final = ask("get_position")[0][2:]
+        result = ask("game_result")[0][2:]
+        answer = ask("game_record White=one Black=two Round=%d" % seed)
+        ask("quit")
+    finally:
+        p.wait(10)
+    return moves, final, result, answer[0][2:], "\n".join(answer[1:]) + "\n"
+
+
+class GameRecordPdnTest(unittest.TestCase):
+    """GTP ``game_record`` of Poddavki games, exactly as the engine answers it, read back by
+    pydraughts (and by the arena's own reader) as the games played."""
+
+    def test_pydraughts_replays_the_engines_records(self):
+        needs("poddavki")
+        _draughts()
+        from draughts.PDN import PDNReader
+        finished = 0
+        for seed in (1, 2, 3):
+            moves, final, result, ext, text = _gtp_game(seed)
+            self.assertEqual(ext, "pdn")
+            pdn, = PDNReader(pdn_text=text).games
+            self.assertEqual(pdn.variant, "russian")
+            self.assertEqual(pdn.tags["Round"], str(seed))
+            self.assertEqual([m.replace("x", ":") for m in pdn.moves], moves)
+            round_, error, pieces, left = _replay((seed, pdn.variant, pdn.tags.get("FEN", "startpos"), pdn.moves))
+            self.assertIsNone(error, text)
+            self.assertEqual(pieces, sorted(_pieces(final)))
+            if result != "ongoing":
+                finished += 1
+                winner = {"white": "1-0", "black": "0-1", "draw": "1/2-1/2"}[result.split()[0]]
+                self.assertEqual(pdn.game_ending, winner)
+                if result.endswith("no-moves"):
+                    self.assertEqual(left, 0)
+            else:
+                self.assertEqual(pdn.game_ending, "*")
+            g, = records.read(text)
+            self.assertEqual([records.from_file_move("poddavki", m) for m in g.moves], moves)
+            self.assertEqual((g.tags["White"], g.tags["Black"], g.tags["GameType"]), ("one", "two", "25,W,8,8,A0,0"))
+            self.assertEqual(int(g.tags["PlyCount"]), len(moves))
+        self.assertGreater(finished, 0)
+
+
 if __name__ == "__main__":
     unittest.main()

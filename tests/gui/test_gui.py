@@ -19,14 +19,15 @@ import random
 import re
 import shutil
 import subprocess
-import tempfile
+import sys
 import time
 import unittest
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "common"))
+
+import browser  # noqa: E402
+
 TETRAD = os.environ.get("TETRAD_BIN", "target/release/tetrad")
-CHROMIUM_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                  "--disable-dev-shm-usage", "--window-size=1200,1000")
 
 # What each game's test move shows off, as a test of a move entry from legal_moves_json.
 WANTED = {
@@ -38,35 +39,8 @@ WANTED = {
 }
 
 
-def _missing(what):
-    text = "GUI browser test needs %s (Debian: apt-get install chromium chromium-driver; pip install selenium)" % what
-    if os.environ.get("ARENA_REQUIRE_TEST_DEPS") == "1":
-        raise AssertionError(text + "; ARENA_REQUIRE_TEST_DEPS=1 makes that a failure")
-    raise unittest.SkipTest(text)
-
-
 def start_browser():
-    try:
-        from selenium import webdriver
-        from selenium.webdriver.chrome.service import Service
-    except ImportError:
-        _missing("Selenium (not importable)")
-    binary = next((shutil.which(n) for n in ("chromium", "chromium-browser", "google-chrome") if shutil.which(n)), None)
-    driver = shutil.which("chromedriver") or (os.path.exists("/usr/lib/chromium/chromedriver") and "/usr/lib/chromium/chromedriver")
-    if not binary:
-        _missing("Chromium (no chromium on PATH)")
-    if not driver:
-        _missing("chromedriver (no chromedriver on PATH)")
-    profile = tempfile.mkdtemp(prefix="gui-chromium-")
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = binary
-    for flag in CHROMIUM_FLAGS:
-        opts.add_argument(flag)
-    opts.add_argument("--user-data-dir=" + profile)
-    os.environ.setdefault("SE_AVOID_STATS", "true")
-    os.environ.setdefault("SE_OFFLINE", "true")
-    browser = webdriver.Chrome(service=Service(executable_path=driver), options=opts)
-    return browser, profile
+    return browser.start_browser(window="1200,1000", test="GUI browser test")
 
 
 class Gtp:
@@ -217,25 +191,91 @@ class GuiTest(unittest.TestCase):
                 self.assertEqual(self.moves()[0], move["move"])
                 over = lambda: self.el("#status").text.startswith("game over")
                 self.wait(lambda: (len(self.moves()) == 2 or over()) and self.idle(), what="the engine's answer")
-                # Analysis: MultiPV lines, each with its first move.
+                # Analysis: MultiPV lines, each with its first move, deepening while it runs.
                 if not over():
                     self.el("#analyse").click()
                     lines = lambda: self.js("return [...document.querySelectorAll('#analysis [data-move]')]"
-                                            ".map((e) => e.getAttribute('data-move'))")
+                                            ".map((e) => [e.getAttribute('data-move'), +e.getAttribute('data-depth')])")
                     self.wait(lambda: len(lines()) >= 2, what="analysis lines")
                     legal = set(m["move"] for m in self.js("return st.legal"))
-                    for line in lines():
+                    for line, _depth in lines():
                         self.assertIn(line, legal)
+                    first = max(d for _, d in lines())
+                    self.wait(lambda: max(d for _, d in lines()) > first, what="a deeper analysis line")
                     if shots:
                         os.makedirs(shots, exist_ok=True)
                         time.sleep(0.3)
                         self.browser.save_screenshot(os.path.join(shots, "gui-%s.png" % game))
                     self.el("#analyse").click()
                     self.wait(self.idle, what="analysis stopped")
+                # The record the engine writes, in the game's format, downloaded by the page.
+                self.el("#save-game").click()
+                self.wait(lambda: self.el("#save-game").get_attribute("data-file"), what="the record")
+                name, text = (self.el("#save-game").get_attribute(a) for a in ("data-file", "data-record"))
+                self.js("document.getElementById('save-game').removeAttribute('data-file')")
+                self.assertEqual(name, game + (".pdn" if game == "poddavki" else ".pgn"))
+                self.assertIn('[Variant "%s"]' % game, text)
+                self.assertIn('[PlyCount "%d"]' % len(self.moves()), text)
+                self.gtp.ask("set_game " + game)
+                if position == self.gtp.ask("get_position"):
+                    self.assertIn('[Opening "start"]', text)
+                else:
+                    self.assertIn('[FEN "%s"]' % position, text)
                 # Taking back returns to the loaded position.
                 self.el("#undo").click()
                 self.wait(lambda: self.moves() == [] and self.idle(), what="take back")
                 self.assertEqual(self.js("return st.position"), position)
+
+    def test_flip_turns_the_labels_with_the_board(self):
+        games = [o.get_attribute("value") for o in self.els("#game option")]
+        self.new_game(games[0], "none")
+        label_x = ("return Object.fromEntries([...document.querySelectorAll('#board text.coord')]"
+                   ".map((t) => [t.textContent, t.getBoundingClientRect().x]))")
+        before = self.js(label_x)
+        files = [f["label"] for f in self.js("return st.layout.files")]
+        first, last = files[0], files[-1]
+        self.assertLess(before[first], before[last])
+        self.el("#flip").click()
+        after = self.js(label_x)
+        self.assertGreater(after[first], after[last])
+        turned = self.js("return [...document.querySelectorAll('#board text.coord')]"
+                         ".every((t) => (t.getAttribute('transform') || '').startsWith('rotate(180'))")
+        self.assertTrue(turned)
+        self.el("#flip").click()
+        self.assertEqual(self.js(label_x), before)
+
+    def test_each_game_shows_its_own_options(self):
+        for game in [o.get_attribute("value") for o in self.els("#game option")]:
+            with self.subTest(game=game):
+                self.new_game(game, "none")
+                self.gtp.ask("set_game " + game)
+                own = [l.split()[0] for l in self.gtp.ask("list_options game").splitlines() if l.strip()]
+                own = [n for n in own if n != "clear_hash"]
+                shown = self.js("return [...document.querySelectorAll('#game-options .option')]"
+                                ".filter((l) => !l.hidden).map((l) => l.querySelector('[data-option]')"
+                                ".getAttribute('data-option'))")
+                self.assertEqual(sorted(shown), sorted(own))
+
+    def test_the_clock_counts_and_its_flag_ends_the_game(self):
+        self.el("#clock-base").clear()
+        self.el("#clock-base").send_keys("2")
+        games = [o.get_attribute("value") for o in self.els("#game option")]
+        self.new_game(games[0], "none")
+        self.assertFalse(self.el("#clocks").get_attribute("hidden"))
+        sides = [s["name"] for s in self.js("return st.layout.sides")]
+        self.wait(lambda: self.el("#status").text.startswith("game over"), timeout=30, what="the flag")
+        self.assertEqual(self.el("#status").text, "game over: %s time" % sides[1])
+        self.assertTrue(self.el("#clock-0").text.endswith("0:00.0"))
+        # On a clock, the engine is told its time and answers; its clock has run meanwhile.
+        self.el("#clock-base").clear()
+        self.el("#clock-base").send_keys("30")
+        self.new_game(games[0], "second")
+        self.js("clickPoint(st.legal[0].points[0]); if (st.legal[0].points[1]) clickPoint(st.legal[0].points[1])")
+        self.wait(lambda: len(self.moves()) == 2 and self.idle(), what="the engine's answer")
+        self.assertNotEqual(self.el("#clock-1").text, "%s 0:30.0" % sides[1])
+        self.assertFalse(self.el("#status").text.startswith("game over"))
+        self.el("#clock-base").clear()
+        self.el("#clock-base").send_keys("0")
 
     def test_engine_against_itself_to_the_end(self):
         self.el("#movetime").clear()

@@ -18,8 +18,8 @@ use rand::rngs::SmallRng;
 use std::ops::ControlFlow;
 
 use super::{
-    DrawRules, FastPaths, GameOptions, Notation, Outcome, RuleError, Rules, SearchHooks, Side,
-    Terminal,
+    DrawRules, FastPaths, GameOptions, Notation, Outcome, RecordFormat, RuleError, Rules,
+    SearchHooks, Side, Terminal,
 };
 use crate::options::{GameOption, Kind};
 pub use board::{Move, Position};
@@ -124,6 +124,15 @@ impl Notation for Poddavki {
     }
     fn render(&self, pos: &Position) -> String {
         position::render(pos)
+    }
+    /// PDN as draughts programs read it: Russian draughts (GameType 25, White first, 8x8,
+    /// algebraic squares from White's lower left), giveaway rules, captures with `x`.
+    fn record_format(&self) -> RecordFormat {
+        RecordFormat {
+            extension: "pdn",
+            tags: &[("GameType", "25,W,8,8,A0,0"), ("Rules", "giveaway")],
+            spelling: &[(':', 'x')],
+        }
     }
 }
 

@@ -8,7 +8,7 @@ use super::reader::LineError;
 use super::score::uci_score;
 use super::Flow;
 use super::{FrontEnd, Io, Turn};
-use crate::engine::SearchReport;
+use crate::engine::{InfoReport, SearchReport};
 use crate::games::RuleError;
 use crate::options::Kind;
 use crate::render;
@@ -64,6 +64,8 @@ enum Pending {
     /// `genmove` (true: play the move when done) or `reg_genmove`.
     Genmove(bool),
     Analyze,
+    /// `analyze_stream`: its `=` line is out; each depth's lines follow as they come.
+    Stream,
     Perft,
 }
 
@@ -111,16 +113,26 @@ impl FrontEnd for Gtp {
         self.command(io, session, line, sink)
     }
 
-    /// GTP is strictly sequential, `quit` included.
+    /// GTP is strictly sequential, `quit` included; but any line, even an empty one, ends an
+    /// `analyze_stream` without limits (the loop stops unbounded searches for commands).
     fn during_search(&mut self, _: &mut Io, _: &Session, _: &Result<String, LineError>) -> Turn {
-        Turn::Wait { command: false }
+        Turn::Wait {
+            command: matches!(self.pending, Some((_, Pending::Stream))),
+        }
     }
 
     fn event(&mut self, io: &mut Io, session: &mut Session, event: SearchEvent) {
         match event {
             SearchEvent::Done(report) => self.done(io, session, &report),
             SearchEvent::PerftDone(count) => self.perft_done(io, &count),
-            SearchEvent::Info(_) | SearchEvent::DivideDone(_) => {}
+            SearchEvent::Info(info) => {
+                if let Some((_, Pending::Stream)) = self.pending {
+                    if let Some(line) = stream_line(&info) {
+                        io.send(&format!("{line}\n"));
+                    }
+                }
+            }
+            SearchEvent::DivideDone(_) => {}
         }
     }
 }
@@ -160,8 +172,16 @@ impl Gtp {
             }
         };
         if asynchronous {
-            if let Err(e) = self.start(session, cmd, id, sink) {
-                io.send(&frame(false, id, &e.to_string()));
+            match self.start(session, cmd, id, sink) {
+                Err(e) => io.send(&frame(false, id, &e.to_string())),
+                // A stream's answer opens now: its lines come while the search deepens.
+                Ok(()) if matches!(self.pending, Some((_, Pending::Stream))) => {
+                    io.send(&format!(
+                        "={}\n",
+                        id.map(|i| i.to_string()).unwrap_or_default()
+                    ));
+                }
+                Ok(()) => {}
             }
             return Flow::Continue;
         }
@@ -189,7 +209,8 @@ impl Gtp {
             Cmd::Genmove { side, commit } => {
                 self.genmove(session, side.as_deref(), commit, id, sink)
             }
-            Cmd::Analyze(a) => self.analyze(session, a, id, sink),
+            Cmd::Analyze(a) => self.analyze(session, a, id, sink, false),
+            Cmd::AnalyzeStream(a) => self.analyze(session, a, id, sink, true),
             Cmd::Perft(depth) => self.perft(session, depth, id, sink),
             _ => Err(GtpError::Internal(
                 "a command declared asynchronous that is not",
@@ -230,6 +251,7 @@ impl Gtp {
         a: Analyze,
         id: Option<u64>,
         sink: EventSink,
+        stream: bool,
     ) -> Result<(), GtpError> {
         let check = |name: &'static str, v: Option<u64>, max: u64| match v {
             Some(n) if n == 0 || n > max => Err(GtpError::AnalyzeRange(name, max, n)),
@@ -245,15 +267,24 @@ impl Gtp {
             nodes,
             ..Limits::default()
         };
-        if limits == Limits::default() && !session.has_search_caps() {
-            limits.movetime = Some(DEFAULT_MOVETIME_MS);
+        if limits == Limits::default() {
+            if stream {
+                limits.infinite = true;
+            } else if !session.has_search_caps() {
+                limits.movetime = Some(DEFAULT_MOVETIME_MS);
+            }
         }
         let mode = SearchMode {
             multipv: multipv.map(|k| k as usize),
             ponder: false,
         };
         session.search(None, limits, mode, sink)?;
-        self.pending = Some((id, Pending::Analyze));
+        let pending = if stream {
+            Pending::Stream
+        } else {
+            Pending::Analyze
+        };
+        self.pending = Some((id, pending));
         Ok(())
     }
 
@@ -287,6 +318,14 @@ impl Gtp {
     fn done(&mut self, io: &mut Io, session: &mut Session, report: &SearchReport) {
         let (id, commit) = match self.pending.take() {
             Some((id, Pending::Genmove(commit))) => (id, commit),
+            Some((_, Pending::Stream)) => {
+                // The lines are out already; an error can only be logged, after the `=`.
+                if let Some(e) = &report.error {
+                    log::error!("analyze_stream: {e}");
+                }
+                io.send("\n");
+                return;
+            }
             Some((id, Pending::Analyze)) => {
                 match &report.error {
                     Some(e) => io.send(&frame(false, id, &e.to_string())),
@@ -343,6 +382,18 @@ fn analysis(report: &SearchReport) -> String {
         .join("\n")
 }
 
+/// One line of `analyze_stream`: an `analyze` line with its rank among the best moves.
+fn stream_line(i: &InfoReport) -> Option<String> {
+    let mv = i.pv.first()?;
+    Some(format!(
+        "move {mv} score {} depth {} multipv {} pv {}",
+        uci_score(i.score),
+        i.depth,
+        i.multipv.unwrap_or(1),
+        i.pv.join(" ")
+    ))
+}
+
 /// `play [SIDE] MOVE [...]`: the first of two words may be a side or a move, which only the
 /// game can tell; text after the move is refused as such.
 fn play(
@@ -375,10 +426,12 @@ fn play(
     Ok(())
 }
 
-fn option_lines(session: &Session) -> String {
+fn option_lines(session: &Session, game_only: bool) -> String {
+    let own = session.game_option_names();
     session
         .option_list()
         .into_iter()
+        .filter(|o| !game_only || own.contains(&o.gtp))
         .map(|o| match o.kind {
             Kind::Button => format!("{} {}", o.gtp, o.kind.gtp_type()),
             _ => format!("{} {} {}", o.gtp, o.value, o.kind.gtp_type()),
@@ -416,9 +469,9 @@ impl Gtp {
             Cmd::GetPosition => Ok(session.position()),
             Cmd::Play { side, mv, extra } => done(play(session, side, mv, extra)),
             // Started by `Gtp::start`, answered when the worker is done.
-            Cmd::Genmove { .. } | Cmd::Analyze(_) | Cmd::Perft(_) => Err(GtpError::Internal(
-                "genmove, analyze and perft are asynchronous",
-            )),
+            Cmd::Genmove { .. } | Cmd::Analyze(_) | Cmd::AnalyzeStream(_) | Cmd::Perft(_) => Err(
+                GtpError::Internal("genmove, analyze and perft are asynchronous"),
+            ),
             Cmd::Undo => {
                 if session.undo() {
                     Ok(String::new())
@@ -434,6 +487,10 @@ impl Gtp {
                 Some(moves) => Ok(format!("\n{}", render::json::legal_moves(&moves))),
                 None => Err(GtpError::TooManyMoves),
             },
+            Cmd::GameRecord(fields) => {
+                let record = session.game_record(&fields)?;
+                Ok(format!("{}\n{}", record.extension, record.text))
+            }
             Cmd::GameResult => Ok(match session.result() {
                 Some(t) => format!("{} {}", session.result_word(), t.reason),
                 None => "ongoing".into(),
@@ -445,7 +502,7 @@ impl Gtp {
             Cmd::SetOption { name, value } => {
                 done(session.set_option(&name, &value).map_err(GtpError::from))
             }
-            Cmd::ListOptions => Ok(option_lines(session)),
+            Cmd::ListOptions { game_only } => Ok(option_lines(session, game_only)),
             Cmd::TimeSettings { main, byo, stones } => {
                 if main < 0.0 || byo < 0.0 {
                     return Err(GtpError::NegativeTime("time_settings"));

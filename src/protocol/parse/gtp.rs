@@ -1,6 +1,11 @@
 //! The GTP commands: each described once in [`GTP_COMMANDS`], with its parser.
 
 use super::*;
+use nom::bytes::complete::{escaped_transform, take_while, take_while_m_n};
+use nom::character::complete::{char, none_of};
+use nom::combinator::{map, value};
+use nom::multi::separated_list0;
+use nom::sequence::{delimited, separated_pair};
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Gtp {
@@ -29,10 +34,15 @@ pub enum Gtp {
     },
     /// `analyze [movetime N] [depth N] [nodes N] [multipv K]`: the best moves, not played.
     Analyze(Analyze),
+    /// `analyze_stream [...]`: `analyze`'s lines after every depth, until a limit or the next
+    /// line (no limit: only the next line or the end of input ends it).
+    AnalyzeStream(Analyze),
     Undo,
     LegalMoves,
     /// `legal_moves_json`: every legal move with how a person enters it, as JSON.
     LegalMovesJson,
+    /// `game_record [NAME=VALUE ...]`: the game so far as a PGN (or the game's own) record.
+    GameRecord(Vec<(String, String)>),
     Perft(u32),
     GameResult,
     SideToMove,
@@ -45,7 +55,10 @@ pub enum Gtp {
         name: String,
         value: String,
     },
-    ListOptions,
+    /// `list_options [game]`: every option, or (`game`) the current game's own.
+    ListOptions {
+        game_only: bool,
+    },
     TimeSettings {
         main: f64,
         byo: f64,
@@ -191,6 +204,11 @@ pub static GTP_COMMANDS: &[GtpCommand] = &[
         "analyze [movetime N] [depth N] [nodes N] [multipv K]: the K best moves, not played",
         |a| analyze(a).map(Gtp::Analyze),
     ),
+    asynchronous(
+        "analyze_stream",
+        "analyze_stream [movetime N] [depth N] [nodes N] [multipv K]: the K best moves after every depth, until the next command",
+        |a| analyze(a).map(Gtp::AnalyzeStream),
+    ),
     sync("undo", "takes back the last move", |a| {
         no_args(Gtp::Undo, a)
     }),
@@ -201,6 +219,11 @@ pub static GTP_COMMANDS: &[GtpCommand] = &[
         "legal_moves_json",
         "every legal move with the points clicked to enter it, as JSON, for GUIs",
         |a| no_args(Gtp::LegalMovesJson, a),
+    ),
+    sync(
+        "game_record",
+        "game_record [NAME=VALUE ...]: the game as a PGN record (PDN for draughts), for files",
+        |a| Ok(Gtp::GameRecord(whole(a, record_fields, "NAME=VALUE ...")?)),
     ),
     asynchronous(
         "perft",
@@ -234,9 +257,15 @@ pub static GTP_COMMANDS: &[GtpCommand] = &[
         "set_option NAME [VALUE]: sets an option (a button takes no value)",
         set_option,
     ),
-    sync("list_options", "every option: name, value and type", |a| {
-        no_args(Gtp::ListOptions, a)
-    }),
+    sync(
+        "list_options",
+        "list_options [game]: every option (or the current game's own): name, value and type",
+        |a| match a {
+            "" => Ok(Gtp::ListOptions { game_only: false }),
+            a if a.eq_ignore_ascii_case("game") => Ok(Gtp::ListOptions { game_only: true }),
+            _ => Err(ParseError::Syntax("list_options takes no argument or 'game'")),
+        },
+    ),
     sync(
         "time_settings",
         "time_settings MAIN BYO_YOMI STONES: the clock, in seconds",
@@ -388,6 +417,28 @@ fn analyze(args: &str) -> Result<Analyze, ParseError> {
         }
     }
     Ok(a)
+}
+
+/// `NAME=VALUE` pairs: a name of letters, digits and `_` (a letter first), a value of one word
+/// or a `"..."` string in which `\"` and `\\` stand for `"` and `\`.
+fn record_fields(i: &str) -> IResult<&str, Vec<(String, String)>> {
+    let name = recognize(pair(
+        take_while_m_n(1, 1, |c: char| c.is_ascii_alphabetic()),
+        take_while(|c: char| c.is_ascii_alphanumeric() || c == '_'),
+    ));
+    let escaped = escaped_transform(
+        none_of("\\\""),
+        '\\',
+        alt((value("\\", tag("\\")), value("\"", tag("\"")))),
+    );
+    let quoted = delimited(
+        char('"'),
+        map(opt(escaped), Option::unwrap_or_default),
+        char('"'),
+    );
+    let plain = map(take_till1(|c: char| c == ' ' || c == '"'), String::from);
+    let field = separated_pair(map(name, String::from), char('='), alt((quoted, plain)));
+    terminated(separated_list0(space1, field), space0)(i)
 }
 
 fn arg(i: &str) -> IResult<&str, f64> {

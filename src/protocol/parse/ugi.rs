@@ -26,6 +26,8 @@ pub enum Ugi {
     Display,
     /// Stockfish's `eval`: the static evaluation.
     Eval,
+    /// `legalmovesjson`: GTP's `legal_moves_json` on one line.
+    LegalMovesJson,
     /// `go perft N`: perft split by root move.
     Perft(u32),
 }
@@ -218,6 +220,7 @@ pub fn ugi_line(line: &str) -> Result<Ugi, ParseError> {
         },
         "d" => bare(Ugi::Display),
         "eval" => bare(Ugi::Eval),
+        "legalmovesjson" => bare(Ugi::LegalMovesJson),
         "stop" => bare(Ugi::Stop),
         "ponderhit" => bare(Ugi::PonderHit),
         // Never a parse error: an arbiter waits for the `response` every query gets.
