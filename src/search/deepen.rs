@@ -191,16 +191,21 @@ pub(super) fn iterate<'a, G: Game>(
         .clamp(1, root.len() + usize::from(proven.is_some()))
         - usize::from(proven.is_some());
     if let Some(line) = proven.clone().filter(|_| wanted == 0) {
-        // Nothing left to search: the proof is the answer, reported at the depth it reached.
+        // Nothing left to search: the proof is the answer, reported at the depth it reached,
+        // but never past the depth asked for (a `go depth 1` answers depth 1).
+        let depth = params
+            .limits
+            .depth
+            .map_or(line.depth, |d| line.depth.min(d.max(1)));
         let info = Info {
             nodes: proof_nodes,
-            depth: line.depth,
+            depth,
             seldepth: line.pv.len() as u32,
             multipv: (params.multipv > 1).then_some(1),
-            ..s.info(&s.progress(start), line.depth, (line.score, &line.pv), None)
+            ..s.info(&s.progress(start), depth, (line.score, &line.pv), None)
         };
         on_info(&info);
-        result.depth = line.depth;
+        result.depth = depth;
         result.nodes = proof_nodes;
         result.lines = vec![line];
         return result;

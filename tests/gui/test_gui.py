@@ -129,6 +129,13 @@ class GuiTest(unittest.TestCase):
             time.sleep(0.05)
         self.fail("timed out waiting for %s; status: %s" % (what, self.el("#status").text))
 
+    def click(self, css):
+        """Finds and clicks in one script: the page redraws the board and the hand whenever an
+        answer arrives, and an element found by one call can be stale by the next."""
+        found = self.js("const e = document.querySelector(arguments[0]);"
+                        " if (e) e.dispatchEvent(new MouseEvent('click', {bubbles: true})); return !!e", css)
+        self.assertTrue(found, "nothing to click at " + css)
+
     def select(self, css, value):
         from selenium.webdriver.support.ui import Select
         Select(self.el(css)).select_by_value(value)
@@ -180,10 +187,9 @@ class GuiTest(unittest.TestCase):
                     self.el("#swap").click()
                 else:
                     if move["piece"] is not None:
-                        self.el('#hand [data-piece="%s"]' % move["piece"]).click()
+                        self.click('#hand [data-piece="%s"]' % move["piece"])
                     for p in move["points"]:
-                        self.js("arguments[0].dispatchEvent(new MouseEvent('click'))",
-                                self.el('#board .hit[data-point="%s"]' % p))
+                        self.click('#board .hit[data-point="%s"]' % p)
                     choice = self.els('#choices [data-choice="%s"]' % move["move"])
                     if choice:
                         choice[0].click()
