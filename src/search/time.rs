@@ -60,21 +60,24 @@ impl Limits {
                 .map(|m| u64::from(m.clamp(1, 50)))
                 .unwrap_or(DEFAULT_MOVES_TO_GO);
             // With the increment arriving after the move, spending most of it is safe.
-            let base = available / mtg + c.increment * 3 / 4;
+            // In u128 or saturating: a clock or increment near u64::MAX is input, not a bug.
+            let part = |ms: u64, num: u128, den: u128| (u128::from(ms) * num / den) as u64;
+            let base = (available / mtg).saturating_add(part(c.increment, 3, 4));
             let hard_cap = if mtg == 1 {
-                available * 9 / 10
+                part(available, 9, 10)
             } else {
                 available / 3
             };
-            let hard = (base * 3).min(hard_cap).max(1);
-            let soft = (base * 6 / 10).min(hard).max(1);
+            let hard = base.saturating_mul(3).min(hard_cap).max(1);
+            let soft = part(base, 6, 10).min(hard).max(1);
             soft_ms = Some(soft_ms.map_or(soft, |s| s.min(soft)));
             hard_ms = Some(hard_ms.map_or(hard, |h| h.min(hard)));
         }
-        let at = |ms: u64| start + Duration::from_millis(ms);
+        // A deadline past what an `Instant` can hold is no deadline.
+        let at = |ms: u64| start.checked_add(Duration::from_millis(ms));
         Deadlines {
-            soft: soft_ms.map(at),
-            hard: hard_ms.map(at),
+            soft: soft_ms.and_then(at),
+            hard: hard_ms.and_then(at),
             flexible: self.clock.is_some() && self.movetime.is_none(),
         }
     }
@@ -174,6 +177,26 @@ mod tests {
         assert!(hard <= Duration::from_millis(950 / 3));
         assert!(soft <= hard);
         assert!(soft >= Duration::from_millis(1));
+    }
+
+    /// A clock of u64::MAX milliseconds (any client may send one) multiplied out of range and
+    /// made a deadline past what an `Instant` holds: a panic on the search thread.
+    #[test]
+    fn a_clock_at_the_top_of_its_range_gives_deadlines_in_range() {
+        let start = Instant::now();
+        for movestogo in [None, Some(1), Some(40)] {
+            let limits = Limits {
+                clock: Some(Clock {
+                    remaining: u64::MAX,
+                    increment: u64::MAX,
+                    movestogo,
+                }),
+                ..Limits::default()
+            };
+            let d = limits.deadlines(start, 50);
+            assert!(d.soft.is_none_or(|s| s >= start), "{movestogo:?}");
+            assert!(d.hard.is_none_or(|h| h >= start), "{movestogo:?}");
+        }
     }
 
     #[test]
