@@ -197,6 +197,30 @@ impl<G: Game> GameState<G> {
         canonical
     }
 
+    /// Every legal move as `item(move, its notation)`, sorted by notation; none once the game
+    /// is over, and `None` when there are more than `cap`.
+    fn listed_upto<T>(
+        &self,
+        cap: usize,
+        item: impl Fn(G::Move, String) -> T,
+        notation: impl Fn(&T) -> &String,
+    ) -> Option<Vec<T>> {
+        if self.result().is_some() {
+            return Some(Vec::new());
+        }
+        if cap != usize::MAX {
+            self.game.count_moves_upto(&self.pos, cap)?;
+        }
+        let mut moves = Vec::new();
+        self.game.legal_moves(&self.pos, &mut moves);
+        let mut out: Vec<T> = moves
+            .into_iter()
+            .map(|m| item(m, self.game.format_move(&self.pos, m)))
+            .collect();
+        out.sort_unstable_by(|a, b| notation(a).cmp(notation(b)));
+        Some(out)
+    }
+
     fn table(&self) -> std::sync::MutexGuard<'_, Table<G::Move>> {
         // A panicked search thread cannot leave the table half-written in a way that matters
         // (entries are checked by key), so a poisoned lock is still usable.
@@ -283,39 +307,14 @@ impl<G: Game> AnyGame for GameState<G> {
         }
     }
     fn legal_moves_upto(&self, cap: usize) -> Option<Vec<String>> {
-        if self.result().is_some() {
-            return Some(Vec::new());
-        }
-        if cap != usize::MAX {
-            self.game.count_moves_upto(&self.pos, cap)?;
-        }
-        let mut moves = Vec::new();
-        self.game.legal_moves(&self.pos, &mut moves);
-        let mut out: Vec<String> = moves
-            .into_iter()
-            .map(|m| self.game.format_move(&self.pos, m))
-            .collect();
-        out.sort_unstable();
-        Some(out)
+        self.listed_upto(cap, |_, text| text, |t| t)
     }
     fn legal_move_inputs_upto(&self, cap: usize) -> Option<Vec<(String, MoveInput)>> {
-        if self.result().is_some() {
-            return Some(Vec::new());
-        }
-        if cap != usize::MAX {
-            self.game.count_moves_upto(&self.pos, cap)?;
-        }
-        let mut moves = Vec::new();
-        self.game.legal_moves(&self.pos, &mut moves);
-        let mut out: Vec<(String, MoveInput)> = moves
-            .into_iter()
-            .map(|m| {
-                let text = self.game.format_move(&self.pos, m);
-                (text, self.game.move_input(&self.pos, m))
-            })
-            .collect();
-        out.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-        Some(out)
+        self.listed_upto(
+            cap,
+            |m, text| (text, self.game.move_input(&self.pos, m)),
+            |(text, _)| text,
+        )
     }
     fn result(&self) -> Option<Terminal> {
         games::outcome(&self.game, &self.pos, &self.tracker)
