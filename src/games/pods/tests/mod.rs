@@ -62,6 +62,31 @@ fn pt(name: &str) -> usize {
 }
 
 /// Random games (seeded), every position visited, for both the fast and the plain rules.
+/// A number or text from the environment, for the measurements run by hand.
+pub fn env_or<T: std::str::FromStr>(name: &str, default: T) -> T {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+/// The engine's own line from `pos` to the end (depth-3 search, so the same every run), with
+/// `pos` first.
+pub fn searched_line(g: &Pods, mut pos: Pos) -> Vec<Pos> {
+    let mut line = vec![pos];
+    let mut moves = vec![];
+    loop {
+        moves.clear();
+        g.legal_moves(&pos, &mut moves);
+        if moves.is_empty() {
+            return line;
+        }
+        let best = crate::testkit::search(g, &pos, 3).best.unwrap_or(moves[0]);
+        pos = g.make(&pos, best);
+        line.push(pos);
+    }
+}
+
 pub fn random_positions(g: &Pods, seed: u64, games: usize, max_plies: usize) -> Vec<Pos> {
     let mut rng = SmallRng::seed_from_u64(seed);
     let mut out = Vec::new();

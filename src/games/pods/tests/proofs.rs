@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
-use super::game;
+use super::{env_or, game, searched_line};
 use crate::games::pods::proof::{self, Proof, RootVerdict};
 use crate::games::pods::*;
 
@@ -126,30 +126,14 @@ fn the_root_plays_the_quickest_win_and_reports_it() {
 #[test]
 #[ignore = "a measurement: minutes"]
 fn prove_distances_from_the_start() {
-    let env = |name: &str, default: u64| {
-        std::env::var(name)
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(default)
-    };
     let g = game(false);
-    let secs = env("TETRAD_PODS_PROOF_SECS", 60);
-    let entries = env("TETRAD_PODS_PROOF_TABLE", 1 << 26);
+    let secs: u64 = env_or("TETRAD_PODS_PROOF_SECS", 60);
+    let entries: u64 = env_or("TETRAD_PODS_PROOF_TABLE", 1 << 26);
     for degrees in [0, 90, 180, 270] {
-        let Some(mut pos) = g.start_rotated(degrees) else {
+        let Some(pos) = g.start_rotated(degrees) else {
             continue;
         };
-        let mut line = vec![pos];
-        loop {
-            let mut moves = vec![];
-            g.legal_moves(&pos, &mut moves);
-            if moves.is_empty() {
-                break;
-            }
-            let best = crate::testkit::search(&g, &pos, 3).best.unwrap_or(moves[0]);
-            pos = g.make(&pos, best);
-            line.push(pos);
-        }
+        let line = searched_line(&g, pos);
         let deadline = std::time::Instant::now() + std::time::Duration::from_secs(secs);
         let interrupt = || std::time::Instant::now() >= deadline;
         for (ply, p) in line.iter().enumerate().rev().skip(1) {

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use rand::{Rng, SeedableRng};
 
-use super::{at, game};
+use super::{at, env_or, game, searched_line};
 use crate::games::pods::naive::{self, Naive};
 use crate::games::pods::*;
 use crate::games::prelude::*;
@@ -300,13 +300,6 @@ fn solver_bench() {
     );
 }
 
-fn env_or<T: std::str::FromStr>(name: &str, default: T) -> T {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
-
 /// How far an exact proof gets from the start of each rotation (run by hand, see
 /// docs/strength.md). The engine's own line from the start (fixed-depth search, so the same
 /// line every run) is solved backwards from its end, each position with what is left of the
@@ -324,21 +317,10 @@ fn prove_from_the_start() {
         .split(',')
         .filter_map(|r| r.trim().parse::<u32>().ok())
     {
-        let Some(mut pos) = g.start_rotated(degrees) else {
+        let Some(pos) = g.start_rotated(degrees) else {
             continue;
         };
-        let mut line = vec![pos];
-        let mut moves = vec![];
-        loop {
-            moves.clear();
-            g.legal_moves(&pos, &mut moves);
-            if moves.is_empty() {
-                break;
-            }
-            let best = crate::testkit::search(&g, &pos, 3).best.unwrap_or(moves[0]);
-            pos = g.make(&pos, best);
-            line.push(pos);
-        }
+        let line = searched_line(&g, pos);
         let text: Vec<String> = line
             .windows(2)
             .filter_map(|w| {
