@@ -10,7 +10,7 @@ use crate::games::{self, DrawTracker, GameKind, MoveInput, RuleError, Side};
 use crate::games::{Outcome, Terminal};
 use crate::options::GameOption;
 use crate::render::{self, Picture};
-use crate::search::{self, AllocError, Params, Root, Table};
+use crate::search::{self, AllocError, Oracle, Params, Root, Table, Verdict};
 
 /// One `info` report of a running search, with the PV already in notation.
 #[derive(Clone, Debug, PartialEq)]
@@ -24,6 +24,8 @@ pub struct InfoReport {
     pub hashfull: u32,
     /// Which of the best root moves (1 = the best) when several are searched (MultiPV).
     pub multipv: Option<u32>,
+    /// Positions valued by the endgame database (`None`: no database in use).
+    pub tbhits: Option<u64>,
 }
 
 /// One of the best root moves found, in notation: its PV starts with the move.
@@ -138,6 +140,12 @@ pub trait AnyGame: Send {
     fn clear_hash(&mut self);
     /// A search of the current position, to run on another thread.
     fn search_job(&self, params: Params, stop: Arc<AtomicBool>, info: InfoSink) -> SearchJob;
+    /// Hands the game an oracle for its searches (an `Arc<dyn Oracle<G>>` of this game's type
+    /// `G`; `None` takes it away). False when it is not one for this game.
+    fn set_oracle(&mut self, oracle: Option<&(dyn Any + Send + Sync)>) -> bool;
+    /// The oracle's value of the current position, as stored (no history applied); `None`
+    /// without an oracle or when the position is not covered.
+    fn oracle_probe(&self) -> Option<Verdict>;
 }
 
 /// The game played so far, for its record (`game_record`).
@@ -161,6 +169,7 @@ pub struct GameState<G: Game> {
     played: Vec<String>,
     tracker: DrawTracker,
     tt: Arc<Mutex<Table<G::Move>>>,
+    oracle: Option<Arc<dyn Oracle<G>>>,
 }
 
 pub const DEFAULT_HASH_MIB: usize = 16;
@@ -176,6 +185,7 @@ impl<G: Game> GameState<G> {
             played: Vec::new(),
             tracker,
             tt: Arc::new(Mutex::new(Table::new(DEFAULT_HASH_MIB))),
+            oracle: None,
         }
     }
 
@@ -429,6 +439,7 @@ impl<G: Game> AnyGame for GameState<G> {
         let pos = self.pos.clone();
         let tracker = self.tracker.clone();
         let tt = Arc::clone(&self.tt);
+        let oracle = self.oracle.clone();
         Box::new(move || {
             let mut table = tt.lock().unwrap_or_else(|e| e.into_inner());
             let mut report = |i: &search::Info<_>| {
@@ -441,13 +452,17 @@ impl<G: Game> AnyGame for GameState<G> {
                     pv: format_line(&game, &pos, &i.pv),
                     hashfull: i.hashfull,
                     multipv: i.multipv,
+                    tbhits: i.tbhits,
                 })
             };
-            let root = Root::new(&pos)
+            let mut root = Root::new(&pos)
                 .after(&tracker)
                 .table(&mut table)
                 .stop(&stop)
                 .on_info(&mut report);
+            if let Some(o) = &oracle {
+                root = root.oracle(o.as_ref());
+            }
             let r = search::run(&game, root, &params);
             SearchReport {
                 error: None,
@@ -468,6 +483,22 @@ impl<G: Game> AnyGame for GameState<G> {
                     .collect(),
             }
         })
+    }
+    fn set_oracle(&mut self, oracle: Option<&(dyn Any + Send + Sync)>) -> bool {
+        match oracle.map(|o| o.downcast_ref::<Arc<dyn Oracle<G>>>()) {
+            None => {
+                self.oracle = None;
+                true
+            }
+            Some(Some(o)) => {
+                self.oracle = Some(Arc::clone(o));
+                true
+            }
+            Some(None) => false,
+        }
+    }
+    fn oracle_probe(&self) -> Option<Verdict> {
+        self.oracle.as_ref()?.probe(&self.pos)
     }
 }
 

@@ -5,6 +5,7 @@
 mod build;
 mod file;
 mod index;
+mod load;
 mod probe;
 #[cfg(test)]
 mod tests;
@@ -13,6 +14,7 @@ use std::path::PathBuf;
 
 pub use build::{build, Progress};
 pub use index::{slices_upto, Material};
+pub use load::Coverage;
 pub use probe::{Inconsistency, SliceInfo, Tables};
 
 /// The greatest distance to zeroing a byte can hold.

@@ -57,6 +57,16 @@ impl DrawTracker {
         }
         n
     }
+    /// Whether some position since the last progress move occurred more than once (its next
+    /// occurrence may be a threefold repetition).
+    pub fn stretch_repeats(&self) -> bool {
+        let start = self.starts.last().copied().unwrap_or(0);
+        let stretch = &self.hashes[start..];
+        stretch
+            .iter()
+            .enumerate()
+            .any(|(i, h)| stretch[i + 1..].contains(h))
+    }
     /// True when the current position already occurred at least once before (search's 2-fold).
     pub fn repeated(&self) -> bool {
         self.occurrences() >= 2

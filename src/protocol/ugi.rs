@@ -9,7 +9,7 @@ use crate::engine::{InfoReport, SearchReport};
 use crate::games::{Outcome, RuleError, Side};
 use crate::render;
 use crate::search::{Clock, Limits};
-use crate::session::MAX_LISTED_MOVES;
+use crate::session::{EgdbFailure, MAX_LISTED_MOVES};
 use crate::session::{EventSink, PerftError, SearchEvent, SearchMode, Session, SessionError};
 
 #[derive(Default)]
@@ -177,6 +177,9 @@ impl Ugi {
             i.elapsed_ms,
             i.hashfull
         );
+        if let Some(n) = i.tbhits {
+            s.push_str(&format!(" tbhits {n}"));
+        }
         if !i.pv.is_empty() {
             s.push_str(" pv ");
             s.push_str(&i.pv.join(" "));
@@ -222,10 +225,18 @@ impl Ugi {
 /// Deeper perft is refused outright: no game finishes it in a human lifetime.
 const MAX_PERFT_DEPTH: u32 = 20;
 
-/// `d`: the board, its position string and the side to move.
+/// `d`: the board, its position string and the side to move; with an endgame database loaded
+/// (Poddavki), its value of the position.
 fn display(io: &mut Io, session: &Session) {
+    let egdb = match session.egdb_probe() {
+        Ok(v) => format!("Endgame database: {v}\n"),
+        Err(SessionError::Egdb(EgdbFailure::NotCovered)) => {
+            "Endgame database: not covered\n".into()
+        }
+        Err(_) => String::new(),
+    };
     io.send(&format!(
-        "{}\n\nPosition: {}\nSide to move: {}\n",
+        "{}\n\nPosition: {}\nSide to move: {}\n{egdb}",
         session.render().trim_end(),
         session.position(),
         session.side_name(session.side_to_move())

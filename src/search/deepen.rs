@@ -11,6 +11,7 @@ use rand::seq::SliceRandom;
 use rand::SeedableRng;
 
 use super::node::{Searcher, INF, MATE, MATE_BOUND, MAX_PLY};
+use super::oracle;
 use super::threads::Shared;
 use super::time::TimeUse;
 use super::tt::{MoveCode, Table};
@@ -126,6 +127,7 @@ impl<G: Game> Searcher<'_, G> {
             pv: line.1.to_vec(),
             hashfull: at.hashfull,
             multipv,
+            tbhits: self.oracle.map(|_| self.tbhits.load(Ordering::Relaxed)),
         }
     }
 }
@@ -158,6 +160,9 @@ pub(super) fn iterate<'a, G: Game>(
         stop.load(Ordering::Relaxed)
             || (root_deadline.is_some_and(|t| Instant::now() >= t) && !pondering())
     };
+    if let Some(done) = oracle::decided(shared, params, start, on_info) {
+        return done;
+    }
     let RootMoves { search, proven } = game.root_until(pos, &interrupt);
     s.root = search;
     if params.seed != 0 {

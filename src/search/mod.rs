@@ -9,6 +9,7 @@ mod abdada;
 mod deepen;
 mod movepick;
 mod node;
+mod oracle;
 mod threads;
 pub mod time;
 pub mod tt;
@@ -21,6 +22,7 @@ use crate::games::prelude::*;
 use crate::games::DrawTracker;
 
 pub use node::{MATE, MATE_BOUND};
+pub use oracle::{in_play, Oracle, Verdict, TB_BOUND, TB_WIN};
 pub use threads::MAX_THREADS;
 pub use time::{Clock, Limits};
 pub use tt::{AllocError, Table};
@@ -59,6 +61,8 @@ pub struct Info<M> {
     /// Which of the best root moves this line is (1 = the best) when more than one is
     /// searched (MultiPV); `None` with a single PV.
     pub multipv: Option<u32>,
+    /// The positions whose value the oracle gave (`None`: the search has no oracle).
+    pub tbhits: Option<u64>,
 }
 
 /// One of the best root moves: its score, the depth it was searched to and its PV (which
@@ -87,13 +91,15 @@ pub struct SearchResult<M> {
 /// Where a search starts, and what it works with: the position (all a search needs), and
 /// optionally the game that led to it (repetition and no-progress draws; default: none, the
 /// position starts the game), the table (default: a fresh one of 1 MiB), a stop flag (default:
-/// only the limits stop it) and who gets the reports (default: no one).
+/// only the limits stop it), who gets the reports (default: no one) and the game's oracle
+/// (default: none).
 pub struct Root<'a, G: Game> {
     pos: &'a G::Pos,
     history: Option<&'a DrawTracker>,
     table: Option<&'a mut Table<G::Move>>,
     stop: Option<&'a AtomicBool>,
     on_info: Option<&'a mut OnInfo<'a, G::Move>>,
+    oracle: Option<&'a dyn Oracle<G>>,
 }
 
 /// Who gets a search's reports.
@@ -107,6 +113,7 @@ impl<'a, G: Game> Root<'a, G> {
             table: None,
             stop: None,
             on_info: None,
+            oracle: None,
         }
     }
 
@@ -130,6 +137,14 @@ impl<'a, G: Game> Root<'a, G> {
     pub fn stop(self, stop: &'a AtomicBool) -> Self {
         Root {
             stop: Some(stop),
+            ..self
+        }
+    }
+
+    /// The game's oracle: positions it covers are not searched (docs/egdb.md, "In play").
+    pub fn oracle(self, oracle: &'a dyn Oracle<G>) -> Self {
+        Root {
+            oracle: Some(oracle),
             ..self
         }
     }
@@ -174,7 +189,10 @@ pub fn run<G: Game>(game: &G, root: Root<'_, G>, params: &Params) -> SearchResul
         Some(f) => f,
         None => &mut quiet,
     };
-    threads::search(game, root.pos, history, table, stop, params, on_info)
+    let oracle = root.oracle;
+    threads::search(
+        game, root.pos, history, table, stop, oracle, params, on_info,
+    )
 }
 
 #[cfg(test)]

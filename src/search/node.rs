@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 
 use super::abdada::{Busy, DEFER_DEPTH};
 use super::movepick::{MoveOrder, Pick};
+use super::oracle::{self, Oracle, TB_BOUND};
 use super::threads::{Finished, Shared};
 use super::time::Deadlines;
 use super::tt::{Bound, Table};
@@ -133,6 +134,12 @@ pub(super) struct Searcher<'a, G: Game> {
     /// The moves the threads are searching (several threads and
     /// [`crate::games::ThreadTuning::share_moves`]).
     pub(super) busy: Option<&'a Busy>,
+    /// The game's oracle; positions it covers are scored, not searched.
+    pub(super) oracle: Option<&'a dyn Oracle<G>>,
+    pub(super) tbhits: &'a AtomicU64,
+    /// A position before the root, since the last progress move, occurred twice
+    /// (`oracle::score`).
+    pub(super) stale: bool,
 }
 
 fn terminal_score<G: Game>(game: &G, pos: &G::Pos, t: Terminal, ply: usize) -> i32 {
@@ -143,10 +150,11 @@ fn terminal_score<G: Game>(game: &G, pos: &G::Pos, t: Terminal, ply: usize) -> i
     }
 }
 
+// Database scores count from the root as mates do, so they are stored from the node too.
 fn to_tt(score: i32, ply: usize) -> i32 {
-    if score > MATE_BOUND {
+    if score > TB_BOUND {
         score + ply as i32
-    } else if score < -MATE_BOUND {
+    } else if score < -TB_BOUND {
         score - ply as i32
     } else {
         score
@@ -154,9 +162,9 @@ fn to_tt(score: i32, ply: usize) -> i32 {
 }
 
 fn from_tt(score: i32, ply: usize) -> i32 {
-    if score > MATE_BOUND {
+    if score > TB_BOUND {
         score - ply as i32
-    } else if score < -MATE_BOUND {
+    } else if score < -TB_BOUND {
         score + ply as i32
     } else {
         score
@@ -271,6 +279,12 @@ impl<G: Game> Searcher<'_, G> {
             let b = beta.min(MATE - ply as i32 - 1);
             if a >= b {
                 return a;
+            }
+            if let Some(v) = self.oracle.and_then(|o| o.probe(pos)) {
+                self.tbhits.fetch_add(1, Ordering::Relaxed);
+                if let Some(s) = oracle::score(v, &self.tracker, &self.rules, self.stale, ply) {
+                    return s;
+                }
             }
         }
         if ply >= MAX_PLY - 1 {
@@ -530,6 +544,9 @@ impl<'a, G: Game> Searcher<'a, G> {
             ponder: shared.ponder,
             buffers: vec![Vec::new(); MAX_PLY],
             busy: shared.busy,
+            oracle: shared.oracle,
+            tbhits: shared.tbhits,
+            stale: shared.oracle.is_some() && oracle::repeats(shared.history),
         }
     }
 }

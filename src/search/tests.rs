@@ -247,6 +247,8 @@ fn a_helper_stops_deepening_at_the_depth_that_proves_its_mate() {
         frontier: &frontier,
         finished: &finished,
         busy: None,
+        oracle: None,
+        tbhits: &AtomicU64::new(0),
     };
     let params = Params::default();
     // Thread 1 of two, alone here: no main thread halts it, so it ends on its own.

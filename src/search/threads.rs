@@ -16,6 +16,7 @@ use rand::SeedableRng;
 use super::abdada::Busy;
 use super::deepen::{extend_from_table, iterate};
 use super::node::Searcher;
+use super::oracle::Oracle;
 use super::tt::Table;
 use super::{Info, Params, PvLine, SearchResult};
 use crate::games::prelude::*;
@@ -43,18 +44,23 @@ pub(super) struct Shared<'a, G: Game> {
     pub(super) finished: &'a Finished<G::Move>,
     /// See [`Searcher::busy`].
     pub(super) busy: Option<&'a Busy>,
+    /// The game's oracle (an endgame database), and how many of its values every thread took.
+    pub(super) oracle: Option<&'a dyn Oracle<G>>,
+    pub(super) tbhits: &'a AtomicU64,
 }
 
 /// The deepest iteration a helper completed: its line and selective depth.
 pub(super) type Finished<M> = Mutex<Option<(PvLine<M>, u32)>>;
 
 /// Runs the search of `pos` on `threads` threads (see [`super::run`]).
+#[allow(clippy::too_many_arguments)]
 pub(super) fn search<G: Game>(
     game: &G,
     pos: &G::Pos,
     history: &DrawTracker,
     tt: &mut Table<G::Move>,
     stop: &AtomicBool,
+    oracle: Option<&dyn Oracle<G>>,
     params: &Params,
     on_info: &mut dyn FnMut(&Info<G::Move>),
 ) -> SearchResult<G::Move> {
@@ -67,6 +73,7 @@ pub(super) fn search<G: Game>(
     let frontier = AtomicU32::new(0);
     let finished = Mutex::new(None);
     let busy = (threads > 1 && game.search_tuning().threads.share_moves).then(Busy::new);
+    let tbhits = AtomicU64::new(0);
     let shared = Shared {
         game,
         pos,
@@ -79,6 +86,8 @@ pub(super) fn search<G: Game>(
         frontier: &frontier,
         finished: &finished,
         busy: busy.as_ref(),
+        oracle,
+        tbhits: &tbhits,
     };
     thread::scope(|scope| {
         let mut helpers = Vec::new();
@@ -147,6 +156,7 @@ pub(super) fn search<G: Game>(
                         pv: line.pv.clone(),
                         hashfull: tt.hashfull(),
                         multipv: None,
+                        tbhits: oracle.map(|_| tbhits.load(Ordering::Relaxed)),
                     });
                     r.best = line.pv.first().copied();
                     r.pv = line.pv.clone();

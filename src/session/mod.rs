@@ -1,6 +1,7 @@
 //! The session: the current game (position and history), the engine options, the clocks, and
 //! the one running search. It decides what every command does; front ends only translate text.
 
+mod egdb;
 mod options;
 mod record;
 mod worker;
@@ -9,6 +10,7 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+pub use egdb::{EgdbFailure, DEFAULT_EGDB_MIB, MAX_EGDB_MIB};
 pub use options::{Caps, EngineOption, OptionInfo, Options, ENGINE_OPTIONS};
 pub use options::{MAX_DEPTH, MAX_HASH_MIB, MAX_MOVETIME, MAX_MOVE_OVERHEAD, MAX_MULTIPV};
 pub use options::{MAX_NODES, MAX_SEED, MAX_THREADS};
@@ -49,6 +51,8 @@ pub enum SessionError {
     /// The hash table could not be had at the size asked; the engine has one of `kept` MiB.
     #[error("{failed}; the hash table is {kept} MiB")]
     Hash { failed: AllocError, kept: usize },
+    #[error(transparent)]
+    Egdb(#[from] EgdbFailure),
 }
 
 /// How a search is to be carried out, beyond its limits.
@@ -87,6 +91,8 @@ pub struct Session {
     /// When the command being carried out began (its line was read, or the command before it
     /// ended): a move time runs from then.
     command_start: Option<Instant>,
+    /// The Poddavki endgame database options and what they loaded.
+    endgames: egdb::Endgames,
 }
 
 impl Default for Session {
@@ -116,6 +122,7 @@ impl Session {
             running: None,
             unbounded: false,
             command_start: None,
+            endgames: egdb::Endgames::default(),
         }
     }
 
@@ -198,6 +205,7 @@ impl Session {
         table.clear();
         game.put_table(table);
         self.game = game;
+        self.give_oracle();
         self.serial += 1;
         Ok(())
     }

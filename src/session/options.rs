@@ -4,6 +4,7 @@
 
 use std::time::Instant;
 
+use super::egdb::MAX_EGDB_MIB;
 use super::{Session, SessionError};
 use crate::engine;
 use crate::games::GameKind;
@@ -230,6 +231,31 @@ pub static ENGINE_OPTIONS: &[EngineOption] = &[
         },
     },
     EngineOption {
+        gtp: "egdb_path",
+        ugi: "EgdbPath",
+        aliases: &[],
+        value_aliases: &[],
+        kind: Kind::String,
+        default: "",
+        help: "Poddavki endgame database directory (empty: none)",
+        get: |s| s.endgames.path().to_string(),
+        set: |s, v| s.set_egdb_path(&v.text()),
+    },
+    EngineOption {
+        gtp: "egdb_memory",
+        ugi: "EgdbMemory",
+        aliases: &[],
+        value_aliases: &[],
+        kind: Kind::Spin {
+            min: 1,
+            max: MAX_EGDB_MIB,
+        },
+        default: "512",
+        help: "MiB the endgame database may take: its slices in build order up to that",
+        get: |s| s.endgames.memory_mib.to_string(),
+        set: |s, v| s.set_egdb_memory(v.int()),
+    },
+    EngineOption {
         gtp: "clear_hash",
         ugi: "Clear Hash",
         aliases: &[],
@@ -269,6 +295,10 @@ pub struct Caps {
     /// work that no search limit counts (the Pods root solver's node budget).
     pub game_options: &'static [(&'static str, u64)],
 }
+
+/// Engine options that concern one game only: listed while it is the game (set at any time, they
+/// serve that game when it is selected).
+const GAME_ONLY: &[(&str, &str)] = &[("egdb_path", "poddavki"), ("egdb_memory", "poddavki")];
 
 /// An option as the front ends list it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -356,8 +386,10 @@ impl Session {
     /// Every option with its current value: the engine's, then every game's (the current game's
     /// value, else the one set for that game, else its default).
     pub fn option_list(&self) -> Vec<OptionInfo> {
+        let game = self.game.name();
         let mut out: Vec<OptionInfo> = ENGINE_OPTIONS
             .iter()
+            .filter(|o| GAME_ONLY.iter().all(|&(n, g)| n != o.gtp || g == game))
             .map(|o| OptionInfo {
                 gtp: o.gtp,
                 ugi: o.ugi,

@@ -499,6 +499,7 @@ impl Gtp {
             Cmd::Showboard => Ok(format!("\n{}", session.render())),
             Cmd::ShowboardSvg => Ok(format!("\n{}", render::svg::svg(&session.picture()))),
             Cmd::BoardLayout => Ok(format!("\n{}", render::json::layout(&session.picture()))),
+            Cmd::EgdbProbe => Ok(session.egdb_probe()?),
             Cmd::SetOption { name, value } => {
                 done(session.set_option(&name, &value).map_err(GtpError::from))
             }

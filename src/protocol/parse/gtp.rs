@@ -51,6 +51,8 @@ pub enum Gtp {
     ShowboardSvg,
     /// `board_layout`: the board's geometry and the position as JSON.
     BoardLayout,
+    /// `egdb_probe`: the endgame database's value of the position.
+    EgdbProbe,
     SetOption {
         name: String,
         value: String,
@@ -251,6 +253,11 @@ pub static GTP_COMMANDS: &[GtpCommand] = &[
         "board_layout",
         "the board's geometry as JSON, for GUIs",
         |a| no_args(Gtp::BoardLayout, a),
+    ),
+    sync(
+        "egdb_probe",
+        "the endgame database's value of the position: win D, loss D or draw (D: plies to zeroing)",
+        |a| no_args(Gtp::EgdbProbe, a),
     ),
     sync(
         "set_option",
