@@ -24,6 +24,9 @@ mod pods_baselines;
 #[path = "../../tests/engine/diamond_play.rs"]
 mod diamond_play;
 #[allow(dead_code, unused_imports)]
+#[path = "../../tests/cli/egdb_play.rs"]
+mod egdb_play;
+#[allow(dead_code, unused_imports)]
 #[path = "../../tests/engine/egdb.rs"]
 mod egdb_tests;
 #[allow(dead_code, unused_imports)]
@@ -72,6 +75,7 @@ const RUNS: &[(&str, fn())] = &[
         "egdb::sampled_five_piece_results",
         egdb::sampled_five_piece_results,
     ),
+    ("egdb::database_games_100ms", egdb::database_games_100ms),
     (
         "poddavki_play::full_match_vs_random_100ms",
         poddavki::full_match_vs_random_100ms,
