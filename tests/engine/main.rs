@@ -12,6 +12,7 @@ mod diamond_play;
 mod egdb;
 mod fuzz_corpus;
 mod fuzz_parsers;
+mod oracle;
 mod phutball_dense;
 mod phutball_play;
 mod poddavki_play;
