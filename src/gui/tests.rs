@@ -381,25 +381,6 @@ fn fuzzed_requests_are_answered() {
     }
 }
 
-/// The browser suite (tests/gui/test_gui.py): headless Chromium plays every game through the
-/// page. Its release-build run is the one that counts: a debug engine is too slow for its move
-/// times, so the debug pass only says it left it out.
-#[test]
-fn browser_suite() {
-    if cfg!(debug_assertions) {
-        println!("browser suite skipped: it runs with the release build (cargo test --release)");
-        return;
-    }
-    let root = env!("CARGO_MANIFEST_DIR");
-    let status = std::process::Command::new("python3")
-        .args(["-m", "unittest", "discover", "-s", "tests/gui"])
-        .current_dir(root)
-        .env("TETRAD_BIN", binary())
-        .status()
-        .expect("python3 runs");
-    assert!(status.success(), "browser tests failed: {status}");
-}
-
 /// Malformed HTTP on a real socket: the HTTP crate or the API answers 4xx, and the server goes
 /// on serving.
 #[test]

@@ -1,8 +1,8 @@
 //! The shipped binary from outside: both protocol dialects, batch input, the conventions users
 //! expect, the command line, the samples and pictures in the documents, and the scripts that
 //! drive the binary (the arena's Python suite, tuning, release baselines). One test binary
-//! instead of one per file: each binary links the whole library, and with the release
-//! profile's link-time optimisation that costs more than compiling the tests.
+//! instead of one per file: each binary links the whole library and is compiled optimised,
+//! which costs more than the tests' own code.
 
 #[path = "../common/mod.rs"]
 mod common;

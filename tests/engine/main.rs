@@ -1,7 +1,7 @@
 //! The engine in-process (the library's games, search, protocol loop, fuzz entry points and
 //! conformance kit) and the game-play acceptance tests, which also call the binary for their
-//! suites. One test binary instead of one per file: each binary links the whole library, and
-//! with the release profile's link-time optimisation that costs more than compiling the tests.
+//! suites. One test binary instead of one per file: each binary links the whole library and
+//! compiles its generic code again for the games it uses.
 
 mod baselines;
 #[path = "../common/mod.rs"]

@@ -175,9 +175,14 @@ class GuiTest(unittest.TestCase):
                 self.assertEqual(self.moves(), [])
                 # An illegal click changes nothing.
                 starts = set(p for m in self.js("return st.legal") for p in m["points"][:1])
-                off = [e for e in self.els("#board .hit[data-point]") if e.get_attribute("data-point") not in starts]
-                if off and move["piece"] is None:
-                    self.js("arguments[0].dispatchEvent(new MouseEvent('click'))", off[0])
+                # Found and clicked in one script, as in click(): the board may be redrawn between calls.
+                clicked_off = move["piece"] is None and self.js(
+                    "const starts = new Set(arguments[0]);"
+                    "const e = [...document.querySelectorAll('#board .hit[data-point]')]"
+                    ".find((e) => !starts.has(e.getAttribute('data-point')));"
+                    "if (e) e.dispatchEvent(new MouseEvent('click'));"
+                    "return !!e;", sorted(starts))
+                if clicked_off:
                     self.assertIn("no legal move", self.el("#status").text)
                     self.assertEqual(self.js("return st.position"), position)
                 # The engine plays the side not to move; the move is entered by clicks.
