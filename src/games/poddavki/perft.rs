@@ -340,6 +340,20 @@ fn walk_captures<S: Side>(b: &Board, j: &Jumps, out: &mut Vec<Capture>) {
 /// Number of legal moves.
 #[inline(always)]
 fn count<S: Side>(b: &Board, scratch: &mut Vec<Capture>) -> u64 {
+    let empty = b.empty();
+    let mine = b.mine::<S>();
+    let men = mine & !b.kings;
+    let from = DIRS.map(|d| sh(sh(empty, -d) & b.theirs::<S>(), -d));
+    if men & (from[0] | from[1] | from[2] | from[3]) == 0 && mine & b.kings == 0 {
+        let [f1, f2] = S::FORWARD;
+        return ((sh(men, f1) & empty).count_ones() + (sh(men, f2) & empty).count_ones()) as u64;
+    }
+    count_slow::<S>(b, scratch)
+}
+
+/// [`count`] with captures or kings.
+#[inline(never)]
+fn count_slow<S: Side>(b: &Board, scratch: &mut Vec<Capture>) -> u64 {
     let j = jumps::<S>(b);
     if j.any {
         let mut n = j.simple.iter().map(|s| s.count_ones()).sum::<u32>() as u64;
@@ -379,12 +393,20 @@ fn king_reach(k: B, empty: B) -> B {
     r
 }
 
-/// Leaf count `depth` (≥ 1) plies ahead.
-fn node<S: Side>(b: &Board, depth: u32, scratch: &mut Vec<Capture>) -> u64 {
+/// Leaf count below a child, `depth` (≥ 1) plies ahead of it.
+#[inline(always)]
+fn child<S: Side>(b: &Board, depth: u32, scratch: &mut Vec<Capture>) -> u64 {
+    // The last ply is counted in line: a call per child costs as much as counting it.
     if depth == 1 {
-        return count::<S>(b, scratch);
+        count::<S>(b, scratch)
+    } else {
+        node::<S>(b, depth, scratch)
     }
-    let next = |c: &Board, scratch: &mut Vec<Capture>| node::<S::Other>(c, depth - 1, scratch);
+}
+
+/// Leaf count `depth` (≥ 2) plies ahead.
+fn node<S: Side>(b: &Board, depth: u32, scratch: &mut Vec<Capture>) -> u64 {
+    let next = |c: &Board, scratch: &mut Vec<Capture>| child::<S::Other>(c, depth - 1, scratch);
     let mut n = 0;
     let j = jumps::<S>(b);
     if j.any {
@@ -449,8 +471,8 @@ pub fn perft(p: &Position, depth: u32) -> u64 {
     };
     let mut scratch = Vec::with_capacity(256);
     if p.stm == WHITE {
-        node::<White>(&b, depth, &mut scratch)
+        child::<White>(&b, depth, &mut scratch)
     } else {
-        node::<Black>(&b, depth, &mut scratch)
+        child::<Black>(&b, depth, &mut scratch)
     }
 }
