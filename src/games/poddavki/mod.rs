@@ -6,6 +6,7 @@ mod board;
 mod eval;
 mod movegen;
 mod notation;
+mod perft;
 mod picture;
 mod playout;
 mod position;
@@ -155,7 +156,7 @@ impl FastPaths for Poddavki {
     // A 6-ply subtree is thousands to a few million leaves: well under 0.1 s at the fast perft.
     const PERFT_SUBTREE_DEPTH: u32 = 6;
     fn perft(&self, pos: &Position, depth: u32) -> u64 {
-        movegen::perft(pos, depth)
+        perft::perft(pos, depth)
     }
     fn playout(&self, pos: &Position, rng: &mut SmallRng, max_plies: u32) -> Outcome {
         playout::playout(self, pos, rng, max_plies)

@@ -1,5 +1,5 @@
 //! Legal move generation: compulsory captures with the Turkish strike, flying kings, promotion
-//! during a capture; quiet moves only when no capture exists. Also the bulk-counting perft.
+//! during a capture; quiet moves only when no capture exists.
 
 use std::ops::ControlFlow;
 
@@ -233,21 +233,6 @@ pub fn for_each_quiet(p: &Position, mut f: impl FnMut(Move) -> ControlFlow<()>) 
     ControlFlow::Continue(())
 }
 
-/// Number of quiet moves of the side to move.
-#[inline]
-pub fn count_quiet(p: &Position) -> u32 {
-    let us = p.stm;
-    let occ = p.occupied();
-    let empty = !occ;
-    let men = p.pieces[us] & !p.kings;
-    let [d1, d2] = FORWARD[us];
-    let mut n = (shift(men, d1) & empty).count_ones() + (shift(men, d2) & empty).count_ones();
-    for k in Squares(p.pieces[us] & p.kings) {
-        n += king_reach(k, occ).count_ones();
-    }
-    n
-}
-
 std::thread_local! {
     /// Captures of one call, reused: they are de-duplicated in a list before they are handed
     /// out. Taken out while in use, so a visitor that lists moves itself gets a fresh one.
@@ -276,42 +261,4 @@ pub fn legal_moves(p: &Position, out: &mut Vec<Move>) {
     if out.len() == start {
         gen_quiet(p, out);
     }
-}
-
-/// Number of legal moves; `scratch` holds captures while they are de-duplicated.
-#[inline]
-pub fn count_moves(p: &Position, scratch: &mut Vec<Move>) -> u64 {
-    if has_capture(p) {
-        scratch.clear();
-        gen_captures(p, scratch);
-        scratch.len() as u64
-    } else {
-        count_quiet(p) as u64
-    }
-}
-
-/// Leaf count `depth` plies ahead, counting the last ply in bulk.
-pub fn perft(p: &Position, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    let mut lists: Vec<Vec<Move>> = (0..=depth).map(|_| Vec::with_capacity(64)).collect();
-    perft_rec(p, depth as usize, &mut lists)
-}
-
-fn perft_rec(p: &Position, depth: usize, lists: &mut [Vec<Move>]) -> u64 {
-    let (mine, rest) = match lists.split_first_mut() {
-        Some(x) => x,
-        None => return 0,
-    };
-    if depth == 1 {
-        return count_moves(p, mine);
-    }
-    mine.clear();
-    legal_moves(p, mine);
-    let mut n = 0;
-    for &m in mine.iter() {
-        n += perft_rec(&p.make_with::<false>(m), depth - 1, rest);
-    }
-    n
 }

@@ -1,6 +1,6 @@
 //! Perft against the reference counts of the rules file.
 
-use super::pos;
+use super::{pos, random_positions};
 use crate::games::generic_perft;
 use crate::games::poddavki::Poddavki;
 use crate::games::prelude::*;
@@ -61,5 +61,21 @@ fn reference_positions() {
         assert_eq!(g.perft(&p, 1), p1, "{fen} perft 1");
         assert_eq!(g.perft(&p, 4), p4, "{fen} perft 4");
         assert_eq!(generic_perft(&g, &p, 4), p4, "{fen} generic perft 4");
+    }
+}
+
+/// The perft's own board and capture split (bulk-counted single jumps, walked multi-jumps)
+/// against the move list, on positions with kings, long captures and crowning mid-capture.
+#[test]
+fn fast_perft_agrees_with_generic_perft_on_random_positions() {
+    let g = Poddavki::default();
+    for (i, p) in random_positions(29, 1200).iter().enumerate() {
+        let depth = 1 + (i % 3) as u32;
+        assert_eq!(
+            g.perft(p, depth),
+            generic_perft(&g, p, depth),
+            "{} perft {depth}",
+            g.format_position(p)
+        );
     }
 }
