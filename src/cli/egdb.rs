@@ -3,19 +3,36 @@
 use std::process::ExitCode;
 
 use clap::Subcommand;
-use tetrad::egdb::{slices_upto, Tables};
+use tetrad::egdb::{slices_upto, Material, Tables};
+
+fn parse_slice(text: &str) -> Result<Material, String> {
+    let m = Material::parse(text).ok_or_else(|| {
+        format!("'{text}' is not four digits (white men, white kings, black men, black kings)")
+    })?;
+    if !m.is_stored() {
+        return Err(format!(
+            "slice {m} leaves a side without pieces: it is not stored"
+        ));
+    }
+    Ok(m)
+}
 
 #[derive(Subcommand, Debug)]
 pub enum EgdbAction {
-    /// Builds every slice with up to N pieces into DIR (progress on stderr); a rerun skips the
-    /// slices already built.
+    /// Builds every slice with up to N pieces into DIR (progress on stderr), or one slice from
+    /// the slices it needs, already in DIR; a rerun skips the slices already built.
     Build {
         /// The game (only poddavki has databases).
         #[arg(long)]
         game: String,
         /// Most pieces on the board.
-        #[arg(long, value_parser = clap::value_parser!(u32).range(2..=6))]
-        pieces: u32,
+        #[arg(long, value_parser = clap::value_parser!(u32).range(2..=6),
+              required_unless_present = "slice", conflicts_with = "slice")]
+        pieces: Option<u32>,
+        /// Only this slice, as four digits: white men, white kings, black men, black kings
+        /// (one job of a distributed build: see `egdb plan`).
+        #[arg(long, value_name = "WMWKBMBK", value_parser = parse_slice)]
+        slice: Option<Material>,
         #[arg(long, value_name = "DIR")]
         dir: std::path::PathBuf,
         /// Worker threads (default: the machine's cores).
@@ -28,6 +45,14 @@ pub enum EgdbAction {
         dir: std::path::PathBuf,
         #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
         threads: Option<u16>,
+    },
+    /// Prints every slice with up to N pieces by dependency level, a line per level: the level,
+    /// then its slices. The slices of a level can be built at once (`build --slice`) once the
+    /// lower levels are built.
+    Plan {
+        /// Most pieces on the board.
+        #[arg(long, value_parser = clap::value_parser!(u32).range(2..=8))]
+        pieces: u32,
     },
     /// Lists the slices of DIR: positions, bytes, wins, draws, losses, greatest distance.
     Info {
@@ -96,6 +121,7 @@ pub fn run(action: &EgdbAction) -> anyhow::Result<ExitCode> {
         EgdbAction::Build {
             game,
             pieces,
+            slice,
             dir,
             threads,
         } => {
@@ -103,13 +129,26 @@ pub fn run(action: &EgdbAction) -> anyhow::Result<ExitCode> {
                 eprintln!("tetrad: egdb build --game: only poddavki has databases, not '{game}'");
                 return Ok(ExitCode::from(2));
             }
-            let slices = slices_upto(*pieces);
+            let started = std::time::Instant::now();
             let mut meter = Meter {
                 last: None,
                 skipped: 0,
             };
+            if let Some(m) = *slice {
+                tetrad::egdb::build_slice(dir, m, default_threads(*threads), &mut |p| {
+                    meter.show(p, p.slice.size())
+                })?;
+                eprintln!(
+                    "egdb: slice {m} in {}, {:.1} s",
+                    dir.display(),
+                    started.elapsed().as_secs_f64()
+                );
+                return Ok(ExitCode::SUCCESS);
+            }
+            // clap asks for one of --pieces and --slice.
+            let pieces = pieces.unwrap_or(0);
+            let slices = slices_upto(pieces);
             let mut current = None;
-            let started = std::time::Instant::now();
             tetrad::egdb::build(dir, &slices, default_threads(*threads), &mut |p| {
                 if current != Some(p.slice) {
                     current = Some(p.slice);
@@ -148,6 +187,13 @@ pub fn run(action: &EgdbAction) -> anyhow::Result<ExitCode> {
                 println!("{n} inconsistent positions");
                 Ok(ExitCode::from(1))
             }
+        }
+        EgdbAction::Plan { pieces } => {
+            for (level, slices) in tetrad::egdb::plan(*pieces).iter().enumerate() {
+                let names: Vec<String> = slices.iter().map(Material::to_string).collect();
+                println!("{level} {}", names.join(" "));
+            }
+            Ok(ExitCode::SUCCESS)
         }
         EgdbAction::Info { dir } => {
             let tables = Tables::open(dir)?;

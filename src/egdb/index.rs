@@ -5,6 +5,7 @@
 
 use std::fmt;
 
+use super::probe::bare;
 use crate::games::poddavki::Position;
 
 /// The 28 squares a white man can stand on (below rank 8); a black man's are these shifted up a
@@ -211,21 +212,25 @@ impl Material {
         let free = !(white | black);
         let wk = expand(unrank(kings / kb, self.white_kings.into()), free);
         let bk = expand(unrank(kings % kb, self.black_kings.into()), free & !wk);
-        Position::new(white | wk, black | bk, wk | bk, stm)
+        bare(white | wk, black | bk, wk | bk, stm)
+    }
+
+    /// A position's offset within its men configuration `men` (the kings and the side to move).
+    pub(crate) fn offset_in(&self, men: (u32, u32), pos: &Position) -> u64 {
+        let (_, kb) = self.king_blocks();
+        let free = !(men.0 | men.1);
+        let wk = pos.pieces[0] & pos.kings;
+        let bk = pos.pieces[1] & pos.kings;
+        (rank(compress(wk, free)) * kb + rank(compress(bk, free & !wk))) * 2 + pos.stm as u64
     }
 
     /// The index of a position of this material.
     pub fn index(&self, pos: &Position) -> u64 {
         let (_, nb) = self.men_blocks();
-        let (_, kb) = self.king_blocks();
         let white = pos.pieces[0] & !pos.kings;
         let black = pos.pieces[1] & !pos.kings;
         let block = rank(white) * nb + rank(black >> 4);
-        let free = !(white | black);
-        let wk = pos.pieces[0] & pos.kings;
-        let bk = pos.pieces[1] & pos.kings;
-        let kings = rank(compress(wk, free)) * kb + rank(compress(bk, free & !wk));
-        (block * self.block_len()) + kings * 2 + pos.stm as u64
+        block * self.block_len() + self.offset_in((white, black), pos)
     }
 }
 
