@@ -1,5 +1,6 @@
 //! `tetrad egdb ...`: Poddavki endgame databases from the command line (docs/egdb.md).
 
+use std::io::Write;
 use std::process::ExitCode;
 
 use clap::Subcommand;
@@ -189,9 +190,15 @@ pub fn run(action: &EgdbAction) -> anyhow::Result<ExitCode> {
             }
         }
         EgdbAction::Plan { pieces } => {
+            let mut out = std::io::stdout().lock();
             for (level, slices) in tetrad::egdb::plan(*pieces).iter().enumerate() {
                 let names: Vec<String> = slices.iter().map(Material::to_string).collect();
-                println!("{level} {}", names.join(" "));
+                match writeln!(out, "{level} {}", names.join(" ")) {
+                    Ok(()) => {}
+                    // The reader has the levels it wanted (`egdb plan | head -3`).
+                    Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => break,
+                    Err(e) => return Err(e.into()),
+                }
             }
             Ok(ExitCode::SUCCESS)
         }

@@ -10,7 +10,7 @@ use std::path::Path;
 use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use super::index::{advancement, Bits, Material, NEIGHBOUR, NO_SQUARE};
+use super::index::{advancement, Bits, Block, Kings, Material, NEIGHBOUR, NO_SQUARE};
 use super::plan::check_dependencies;
 use super::probe::{bare, Tables};
 use super::{file, EgdbError, Value, INVALID, MAX_DTZ};
@@ -183,6 +183,7 @@ impl Slice<'_> {
     /// leave a men configuration, so each is solved on its own, from final values only.
     fn solve_level(&self, level: &[u64], threads: usize) -> Result<(), EgdbError> {
         let next = AtomicUsize::new(0);
+        let kings = Kings::of(self.m);
         let worker = || -> Result<(), EgdbError> {
             let mut scratch = Scratch::default();
             loop {
@@ -193,8 +194,9 @@ impl Slice<'_> {
                 let Some(men) = self.m.men_of(block) else {
                     continue;
                 };
-                self.forward(men, &mut scratch)?;
-                self.spread(men, &mut scratch)?;
+                let block_kings = Block::new(men, &kings);
+                self.forward(&block_kings, &mut scratch)?;
+                self.spread(&block_kings, &mut scratch)?;
                 let base = (block * self.m.block_len()) as usize;
                 for (slot, &v) in self.values[base..].iter().zip(&scratch.values) {
                     slot.store(v, Ordering::Relaxed);
@@ -213,7 +215,7 @@ impl Slice<'_> {
 
     /// Scores every position of a men configuration by its zeroing moves and counts its king
     /// moves.
-    fn forward(&self, men: (u32, u32), sc: &mut Scratch) -> Result<(), EgdbError> {
+    fn forward(&self, block: &Block, sc: &mut Scratch) -> Result<(), EgdbError> {
         let game = Poddavki::default();
         let len = self.m.block_len() as usize;
         sc.values.clear();
@@ -221,7 +223,7 @@ impl Slice<'_> {
         sc.work.clear();
         sc.work.resize(len, 0);
         for off in 0..len {
-            let pos = self.m.position_in(men, off as u64);
+            let pos = block.position(off as u64);
             let (mut any, mut wins, mut draw_exit, mut kings) = (false, false, false, 0u16);
             let mut err = None;
             let _ = game.for_each_move(&pos, |mv| {
@@ -288,7 +290,7 @@ impl Slice<'_> {
 
     /// Spreads the men configuration's settled wins and losses back along king moves, shortest
     /// first; what stays open is a draw.
-    fn spread(&self, men: (u32, u32), sc: &mut Scratch) -> Result<(), EgdbError> {
+    fn spread(&self, block: &Block, sc: &mut Scratch) -> Result<(), EgdbError> {
         let Scratch {
             values,
             work,
@@ -318,7 +320,7 @@ impl Slice<'_> {
                     self.m
                 )));
             }
-            self.predecessors(men, qi, preds);
+            self.predecessors(block, qi, preds);
             for &p in preds.iter() {
                 let w = &mut work[p as usize];
                 if *w & DECIDED != 0 {
@@ -349,9 +351,9 @@ impl Slice<'_> {
     /// `qi`: the side that just moved slides a king back along an empty diagonal. (Those with a
     /// capture, where no king move is legal, are settled by the forward pass and skipped by the
     /// caller.)
-    fn predecessors(&self, men: (u32, u32), qi: u32, out: &mut Vec<u32>) {
+    fn predecessors(&self, block: &Block, qi: u32, out: &mut Vec<u32>) {
         out.clear();
-        let q = self.m.position_in(men, u64::from(qi));
+        let q = block.position(u64::from(qi));
         let mover = q.stm ^ 1;
         let occupied = q.pieces[0] | q.pieces[1];
         for k in Bits(q.pieces[mover] & q.kings) {
@@ -362,7 +364,7 @@ impl Slice<'_> {
                     let mut pieces = q.pieces;
                     pieces[mover] = moved(pieces[mover]);
                     let p = bare(pieces[0], pieces[1], moved(q.kings), mover);
-                    out.push(self.m.offset_in(men, &p) as u32);
+                    out.push(self.m.offset_in(block.men(), &p) as u32);
                     s = NEIGHBOUR[s as usize][dir];
                 }
             }

@@ -7,7 +7,7 @@ use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
-use super::index::Material;
+use super::index::{Block, Kings, Material};
 use super::{file, EgdbError, Value, INVALID};
 use crate::games::poddavki::{Poddavki, Position};
 use crate::games::{Moves, Notation, Rules};
@@ -128,6 +128,7 @@ impl Tables {
         let count = AtomicU64::new(0);
         let found = Mutex::new(Vec::new());
         let game = Poddavki::default();
+        let kings = Kings::of(m);
         let worker = || -> Result<(), EgdbError> {
             loop {
                 let block = next.fetch_add(1, Ordering::Relaxed);
@@ -146,8 +147,9 @@ impl Tables {
                     }
                     continue;
                 };
+                let block_kings = Block::new(men, &kings);
                 for off in 0..m.block_len() {
-                    let pos = m.position_in(men, off);
+                    let pos = block_kings.position(off);
                     let stored = Value::decode(data[(base + off) as usize]);
                     let expected = self.expected(&pos)?;
                     if stored != Some(expected) {

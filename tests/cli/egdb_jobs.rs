@@ -166,3 +166,18 @@ fn the_plan_lists_every_slice_once_by_level() {
     // A king each: every capture leaves a side without pieces, so it needs no other slice.
     assert!(text.starts_with("0 0101\n"), "{text}");
 }
+
+#[test]
+fn a_plan_whose_reader_has_gone_ends_quietly() {
+    // The reading end closed before the plan is written (`egdb plan | head -1` once head has
+    // its line): every write meets a closed pipe.
+    let (reader, writer) = std::io::pipe().expect("a pipe");
+    drop(reader);
+    let out = Command::new(common::binary())
+        .args(["egdb", "plan", "--pieces", "8"])
+        .stdout(writer)
+        .output()
+        .expect("the binary runs");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(out.stderr.is_empty(), "{}", text(&out.stderr));
+}
