@@ -96,6 +96,10 @@ pub fn build_slice(
     if !m.is_stored() {
         return Err(EgdbError::Unstored(m));
     }
+    std::fs::create_dir_all(dir).map_err(|source| EgdbError::Io {
+        path: dir.to_path_buf(),
+        source,
+    })?;
     let start = Instant::now();
     let mut report = |done: u64, skipped: bool| {
         progress(&Progress {
