@@ -44,6 +44,9 @@ pub enum EgdbAction {
     Verify {
         #[arg(long, value_name = "DIR")]
         dir: std::path::PathBuf,
+        /// Only this slice (reading the slices it leads to): one job of a distributed build.
+        #[arg(long, value_name = "WMWKBMBK", value_parser = parse_slice)]
+        slice: Option<Material>,
         #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
         threads: Option<u16>,
     },
@@ -165,9 +168,21 @@ pub fn run(action: &EgdbAction) -> anyhow::Result<ExitCode> {
             );
             Ok(ExitCode::SUCCESS)
         }
-        EgdbAction::Verify { dir, threads } => {
-            let tables = Tables::open(dir)?;
-            let (bad, n) = tables.verify(default_threads(*threads), 20, &mut |m, n| {
+        EgdbAction::Verify {
+            dir,
+            threads,
+            slice,
+        } => {
+            let (tables, slices) = match *slice {
+                Some(m) => (Tables::open_slice(dir, m)?, vec![m]),
+                None => {
+                    let tables = Tables::open(dir)?;
+                    let all = tables.materials();
+                    (tables, all)
+                }
+            };
+            let threads = default_threads(*threads);
+            let (bad, n) = tables.verify_only(&slices, threads, 20, &mut |m, n| {
                 let verdict = if n == 0 {
                     "ok".to_string()
                 } else {
@@ -182,7 +197,7 @@ pub fn run(action: &EgdbAction) -> anyhow::Result<ExitCode> {
                 );
             }
             if n == 0 {
-                println!("verified {} slices: ok", tables.materials().len());
+                println!("verified {} slices: ok", slices.len());
                 Ok(ExitCode::SUCCESS)
             } else {
                 println!("{n} inconsistent positions");

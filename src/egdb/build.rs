@@ -11,7 +11,6 @@ use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use super::index::{advancement, Bits, Block, Kings, Material, NEIGHBOUR, NO_SQUARE};
-use super::plan::check_dependencies;
 use super::probe::{bare, Tables};
 use super::{file, EgdbError, Value, INVALID, MAX_DTZ};
 use crate::games::poddavki::{Poddavki, Position};
@@ -116,11 +115,7 @@ pub fn build_slice(
         report(m.size(), true);
         return Ok(());
     }
-    check_dependencies(dir, m)?;
-    let mut tables = Tables::new();
-    for d in m.dependencies() {
-        tables.insert(d, file::read(&dir.join(file::file_name(d)), d)?);
-    }
+    let tables = Tables::open_dependencies(dir, m)?;
     let mut done = 0;
     let data = Slice::solve(m, &tables, threads.max(1), &mut |n| {
         done += n;

@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use super::index::{slices_upto, Material};
-use super::{file, EgdbError};
+use super::{file, EgdbError, Tables};
 
 impl Material {
     /// The stored slices a move from this one can lead to (other than itself): the mover may
@@ -77,8 +77,8 @@ pub fn plan(pieces: u32) -> Vec<Vec<Material>> {
     levels
 }
 
-/// The first dependency of `m` with no sound file in `dir`, as an error that says what to do.
-pub(crate) fn check_dependencies(dir: &Path, m: Material) -> Result<(), EgdbError> {
+/// The first dependency of `m` with no file in `dir`, as an error that says what to do.
+fn check_dependencies(dir: &Path, m: Material) -> Result<(), EgdbError> {
     for d in m.dependencies() {
         let path = dir.join(file::file_name(d));
         if !path.exists() {
@@ -90,6 +90,26 @@ pub(crate) fn check_dependencies(dir: &Path, m: Material) -> Result<(), EgdbErro
         }
     }
     Ok(())
+}
+
+impl Tables {
+    /// Loads one slice of a directory and the slices it depends on (an error names the first
+    /// one missing), each checked.
+    pub fn open_slice(dir: &Path, m: Material) -> Result<Tables, EgdbError> {
+        let mut tables = Tables::open_dependencies(dir, m)?;
+        tables.insert(m, file::read(&dir.join(file::file_name(m)), m)?);
+        Ok(tables)
+    }
+
+    /// The slices `m` depends on, from `dir`.
+    pub(crate) fn open_dependencies(dir: &Path, m: Material) -> Result<Tables, EgdbError> {
+        check_dependencies(dir, m)?;
+        let mut tables = Tables::new();
+        for d in m.dependencies() {
+            tables.insert(d, file::read(&dir.join(file::file_name(d)), d)?);
+        }
+        Ok(tables)
+    }
 }
 
 #[cfg(test)]

@@ -106,9 +106,21 @@ impl Tables {
         keep: usize,
         on_slice: &mut dyn FnMut(Material, u64),
     ) -> Result<(Vec<Inconsistency>, u64), EgdbError> {
+        self.verify_only(&self.materials(), threads, keep, on_slice)
+    }
+
+    /// [`Tables::verify`] for some of the slices held (a job of a distributed build checks its
+    /// own slice, the tables holding it and the slices it leads to: [`Tables::open_slice`]).
+    pub fn verify_only(
+        &self,
+        slices: &[Material],
+        threads: usize,
+        keep: usize,
+        on_slice: &mut dyn FnMut(Material, u64),
+    ) -> Result<(Vec<Inconsistency>, u64), EgdbError> {
         let mut found = Vec::new();
         let mut total = 0;
-        for m in self.materials() {
+        for &m in slices {
             let (mut bad, n) = self.verify_slice(m, threads.max(1), keep)?;
             found.append(&mut bad);
             total += n;

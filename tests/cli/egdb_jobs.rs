@@ -141,6 +141,15 @@ fn a_slice_job_names_the_slice_it_still_needs() {
     }
     let out = tetrad(&args("1011"));
     assert!(text(&out.stderr).contains("already built"));
+    // A verify job checks its slice from the slices it leads to, and needs them too.
+    let verify = tetrad(&["egdb", "verify", "--slice", "1011", "--dir", &d]);
+    let said = text(&verify.stdout);
+    assert!(verify.status.success(), "{said}");
+    assert_eq!(said, "slice 1011: ok\nverified 1 slices: ok\n");
+    std::fs::remove_file(dir.join("poddavki-0111.egdb")).expect("a dependency removed");
+    let verify = tetrad(&["egdb", "verify", "--slice", "1011", "--dir", &d]);
+    assert_eq!(verify.status.code(), Some(1));
+    assert!(text(&verify.stderr).contains("needs slice 0111"));
     for bad in ["1000", "10x1", "10111"] {
         let out = tetrad(&args(bad));
         assert_eq!(out.status.code(), Some(2), "{bad}");
