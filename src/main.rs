@@ -8,6 +8,11 @@ use tetrad::protocol::{self, Dialect};
 use tetrad::registry::{Entry, Registry};
 use tetrad::session::Session;
 
+mod cli {
+    //! Subcommands with enough flags and output of their own to fill a file.
+    pub mod egdb;
+}
+
 #[derive(Parser, Debug)]
 #[command(
     name = "tetrad",
@@ -100,7 +105,7 @@ enum Command {
     /// Poddavki endgame databases: build, verify, list (see docs/egdb.md).
     Egdb {
         #[command(subcommand)]
-        action: EgdbAction,
+        action: cli::egdb::EgdbAction,
     },
     /// Writes the board layout of a position as JSON (see protocol.md, `board_layout`).
     Layout {
@@ -109,37 +114,6 @@ enum Command {
         /// Output file (default: stdout).
         #[arg(short, long, value_name = "FILE")]
         output: Option<String>,
-    },
-}
-
-#[derive(Subcommand, Debug)]
-enum EgdbAction {
-    /// Builds every slice with up to N pieces into DIR (progress on stderr); a rerun skips the
-    /// slices already built.
-    Build {
-        /// The game (only poddavki has databases).
-        #[arg(long)]
-        game: String,
-        /// Most pieces on the board.
-        #[arg(long, value_parser = clap::value_parser!(u32).range(2..=6))]
-        pieces: u32,
-        #[arg(long, value_name = "DIR")]
-        dir: std::path::PathBuf,
-        /// Worker threads (default: the machine's cores).
-        #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
-        threads: Option<u16>,
-    },
-    /// Recomputes every stored value from its successors' values; fails on any disagreement.
-    Verify {
-        #[arg(long, value_name = "DIR")]
-        dir: std::path::PathBuf,
-        #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
-        threads: Option<u16>,
-    },
-    /// Lists the slices of DIR: positions, bytes, wins, draws, losses, greatest distance.
-    Info {
-        #[arg(long, value_name = "DIR")]
-        dir: std::path::PathBuf,
     },
 }
 
@@ -187,138 +161,6 @@ fn picture_command(mut session: Session, at: &At, svg: bool, output: Option<&str
         Err(e) => {
             eprintln!("tetrad: cannot write: {e}");
             ExitCode::from(1)
-        }
-    }
-}
-
-/// `egdb build`'s progress line: at most about once a second, and at the end of each slice.
-struct Meter {
-    last: Option<std::time::Duration>,
-    /// Indices of slices found already built: not part of the rate.
-    skipped: u64,
-}
-
-impl Meter {
-    fn show(&mut self, p: &tetrad::egdb::Progress, slice_size: u64) {
-        if p.skipped {
-            self.skipped += slice_size;
-            eprintln!(
-                "egdb: slice {} ({}/{}) already built",
-                p.slice, p.slice_no, p.slices
-            );
-            return;
-        }
-        let due = self
-            .last
-            .is_none_or(|t| p.elapsed.saturating_sub(t).as_secs_f64() >= 1.0);
-        let slice_done = p.done == p.total || self.last.is_none();
-        if !due && !slice_done {
-            return;
-        }
-        self.last = Some(p.elapsed);
-        let secs = p.elapsed.as_secs_f64().max(1e-3);
-        let rate = (p.done - self.skipped) as f64 / secs;
-        let eta = if rate > 0.0 {
-            (p.total - p.done) as f64 / rate
-        } else {
-            0.0
-        };
-        eprintln!(
-            "egdb: slice {} ({}/{}) {}/{} positions, {:.2} M/s, elapsed {:.0} s, ETA {:.0} s",
-            p.slice,
-            p.slice_no,
-            p.slices,
-            p.done,
-            p.total,
-            rate / 1e6,
-            secs,
-            eta
-        );
-    }
-}
-
-fn default_threads(threads: Option<u16>) -> usize {
-    threads.map(usize::from).unwrap_or_else(|| {
-        std::thread::available_parallelism()
-            .map(|n| n.get())
-            .unwrap_or(1)
-    })
-}
-
-/// `tetrad egdb ...`: exit code 2 for a wrong argument, 1 for a failed verify.
-fn egdb_command(action: &EgdbAction) -> anyhow::Result<ExitCode> {
-    use tetrad::egdb::{slices_upto, Tables};
-    match action {
-        EgdbAction::Build {
-            game,
-            pieces,
-            dir,
-            threads,
-        } => {
-            if !game.eq_ignore_ascii_case("poddavki") {
-                eprintln!("tetrad: egdb build --game: only poddavki has databases, not '{game}'");
-                return Ok(ExitCode::from(2));
-            }
-            let slices = slices_upto(*pieces);
-            let mut meter = Meter {
-                last: None,
-                skipped: 0,
-            };
-            let mut current = None;
-            let started = std::time::Instant::now();
-            tetrad::egdb::build(dir, &slices, default_threads(*threads), &mut |p| {
-                if current != Some(p.slice) {
-                    current = Some(p.slice);
-                    meter.last = None;
-                }
-                meter.show(p, p.slice.size());
-            })?;
-            eprintln!(
-                "egdb: {} slices up to {pieces} pieces in {}, {:.1} s",
-                slices.len(),
-                dir.display(),
-                started.elapsed().as_secs_f64()
-            );
-            Ok(ExitCode::SUCCESS)
-        }
-        EgdbAction::Verify { dir, threads } => {
-            let tables = Tables::open(dir)?;
-            let (bad, n) = tables.verify(default_threads(*threads), 20, &mut |m, n| {
-                let verdict = if n == 0 {
-                    "ok".to_string()
-                } else {
-                    format!("{n} inconsistent")
-                };
-                println!("slice {m}: {verdict}");
-            })?;
-            for b in &bad {
-                println!(
-                    "inconsistent: {} stored {}, its successors give {}",
-                    b.position, b.stored, b.expected
-                );
-            }
-            if n == 0 {
-                println!("verified {} slices: ok", tables.materials().len());
-                Ok(ExitCode::SUCCESS)
-            } else {
-                println!("{n} inconsistent positions");
-                Ok(ExitCode::from(1))
-            }
-        }
-        EgdbAction::Info { dir } => {
-            let tables = Tables::open(dir)?;
-            println!("slice positions bytes wins draws losses max_dtz");
-            let mut totals = (0, 0);
-            for s in tables.info() {
-                println!(
-                    "{} {} {} {} {} {} {}",
-                    s.material, s.positions, s.bytes, s.wins, s.draws, s.losses, s.max_dtz
-                );
-                totals.0 += s.positions;
-                totals.1 += s.bytes;
-            }
-            println!("total {} {}", totals.0, totals.1);
-            Ok(ExitCode::SUCCESS)
         }
     }
 }
@@ -391,7 +233,7 @@ fn main() -> ExitCode {
         };
     }
     if let Some(Command::Egdb { action }) = &cli.command {
-        return match egdb_command(action) {
+        return match cli::egdb::run(action) {
             Ok(code) => code,
             Err(e) => {
                 eprintln!("tetrad: egdb: {e:#}");

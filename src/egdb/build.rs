@@ -7,10 +7,10 @@
 
 use std::ops::ControlFlow;
 use std::path::Path;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use super::index::{advancement, Bits, Material, NEIGHBOUR, NO_SQUARE};
+use super::index::{advancement, Bits, Block, Kings, Material, NEIGHBOUR, NO_SQUARE};
 use super::probe::{bare, Tables};
 use super::{file, EgdbError, Value, INVALID, MAX_DTZ};
 use crate::games::poddavki::{Poddavki, Position};
@@ -83,15 +83,64 @@ pub fn build(
     Ok(tables)
 }
 
+/// Builds one slice into `dir` from the slices it depends on, read from `dir` (an error names
+/// the first one missing), as one job of a distributed build; skips a slice already there and
+/// sound.
+pub fn build_slice(
+    dir: &Path,
+    m: Material,
+    threads: usize,
+    progress: &mut dyn FnMut(&Progress),
+) -> Result<(), EgdbError> {
+    if !m.is_stored() {
+        return Err(EgdbError::Unstored(m));
+    }
+    std::fs::create_dir_all(dir).map_err(|source| EgdbError::Io {
+        path: dir.to_path_buf(),
+        source,
+    })?;
+    let start = Instant::now();
+    let mut report = |done: u64, skipped: bool| {
+        progress(&Progress {
+            slice: m,
+            slice_no: 1,
+            slices: 1,
+            done,
+            total: m.size(),
+            elapsed: start.elapsed(),
+            skipped,
+        })
+    };
+    if file::read(&dir.join(file::file_name(m)), m).is_ok() {
+        report(m.size(), true);
+        return Ok(());
+    }
+    let tables = Tables::open_dependencies(dir, m)?;
+    let mut done = 0;
+    let data = Slice::solve(m, &tables, threads.max(1), &mut |n| {
+        done += n;
+        report(done, false);
+    })?;
+    file::write(dir, m, &data)?;
+    Ok(())
+}
+
 struct Slice<'a> {
     m: Material,
     tables: &'a Tables,
-    values: Vec<u8>,
-    work: Vec<u16>,
+    /// Written by the workers, each to its own men configurations; read across levels (a man
+    /// move leads to a level already final).
+    values: Vec<AtomicU8>,
 }
 
-/// One men configuration's forward pass: its values and work words.
-type BlockResult = (u64, Vec<u8>, Vec<u16>);
+/// A worker's buffers for one men configuration, reused from block to block.
+#[derive(Default)]
+struct Scratch {
+    values: Vec<u8>,
+    work: Vec<u16>,
+    queue: Vec<u32>,
+    preds: Vec<u32>,
+}
 
 impl Slice<'_> {
     fn solve(
@@ -116,59 +165,64 @@ impl Slice<'_> {
                 levels[a].push(block);
             }
         }
-        let mut s = Slice {
+        let s = Slice {
             m,
             tables,
-            values: vec![INVALID; size as usize],
-            work: vec![0; size as usize],
+            values: (0..size).map(|_| AtomicU8::new(INVALID)).collect(),
         };
         done((m.blocks() - levels.iter().map(Vec::len).sum::<usize>() as u64) * m.block_len());
         for level in levels.iter().rev().filter(|l| !l.is_empty()) {
-            for (block, values, work) in s.forward(level, threads)? {
-                let base = (block * m.block_len()) as usize;
-                s.values[base..base + values.len()].copy_from_slice(&values);
-                s.work[base..base + work.len()].copy_from_slice(&work);
-            }
-            s.spread(level)?;
+            s.solve_level(level, threads)?;
             done(level.len() as u64 * m.block_len());
         }
-        Ok(s.values)
+        Ok(s.values.into_iter().map(AtomicU8::into_inner).collect())
     }
 
-    /// Scores every position of a level by its zeroing moves and counts its king moves, the men
-    /// configurations shared out among threads.
-    fn forward(&self, level: &[u64], threads: usize) -> Result<Vec<BlockResult>, EgdbError> {
+    /// Solves the men configurations of one level, shared out among threads: king moves never
+    /// leave a men configuration, so each is solved on its own, from final values only.
+    fn solve_level(&self, level: &[u64], threads: usize) -> Result<(), EgdbError> {
         let next = AtomicUsize::new(0);
-        let worker = || -> Result<Vec<BlockResult>, EgdbError> {
-            let mut out = Vec::new();
+        let kings = Kings::of(self.m);
+        let worker = || -> Result<(), EgdbError> {
+            let mut scratch = Scratch::default();
             loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 let Some(&block) = level.get(i) else {
-                    return Ok(out);
+                    return Ok(());
                 };
-                out.push(self.forward_block(block)?);
+                let Some(men) = self.m.men_of(block) else {
+                    continue;
+                };
+                let block_kings = Block::new(men, &kings);
+                self.forward(&block_kings, &mut scratch)?;
+                self.spread(&block_kings, &mut scratch)?;
+                let base = (block * self.m.block_len()) as usize;
+                for (slot, &v) in self.values[base..].iter().zip(&scratch.values) {
+                    slot.store(v, Ordering::Relaxed);
+                }
             }
         };
         std::thread::scope(|sc| {
-            let handles: Vec<_> = (0..threads).map(|_| sc.spawn(worker)).collect();
-            let mut all = Vec::new();
-            for h in handles {
-                all.extend(h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))?);
-            }
-            Ok(all)
+            let handles: Vec<_> = (0..threads.min(level.len()))
+                .map(|_| sc.spawn(worker))
+                .collect();
+            handles
+                .into_iter()
+                .try_for_each(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
         })
     }
 
-    fn forward_block(&self, block: u64) -> Result<BlockResult, EgdbError> {
+    /// Scores every position of a men configuration by its zeroing moves and counts its king
+    /// moves.
+    fn forward(&self, block: &Block, sc: &mut Scratch) -> Result<(), EgdbError> {
         let game = Poddavki::default();
         let len = self.m.block_len() as usize;
-        let mut values = vec![INVALID; len];
-        let mut work = vec![0u16; len];
-        let Some(men) = self.m.men_of(block) else {
-            return Ok((block, values, work));
-        };
+        sc.values.clear();
+        sc.values.resize(len, INVALID);
+        sc.work.clear();
+        sc.work.resize(len, 0);
         for off in 0..len {
-            let pos = self.m.position_in(men, off as u64);
+            let pos = block.position(off as u64);
             let (mut any, mut wins, mut draw_exit, mut kings) = (false, false, false, 0u16);
             let mut err = None;
             let _ = game.for_each_move(&pos, |mv| {
@@ -203,8 +257,8 @@ impl Slice<'_> {
             };
             match settled {
                 Some(v) => {
-                    values[off] = v.encode();
-                    work[off] = DECIDED;
+                    sc.values[off] = v.encode();
+                    sc.work[off] = DECIDED;
                 }
                 None if kings > COUNT => {
                     return Err(EgdbError::TooLarge(format!(
@@ -212,10 +266,10 @@ impl Slice<'_> {
                         self.m
                     )))
                 }
-                None => work[off] = kings | if draw_exit { DRAW_EXIT } else { 0 },
+                None => sc.work[off] = kings | if draw_exit { DRAW_EXIT } else { 0 },
             }
         }
-        Ok((block, values, work))
+        Ok(())
     }
 
     /// A successor's value: this slice's own (a man move, whose level is already final) or
@@ -224,7 +278,8 @@ impl Slice<'_> {
         if Material::of(q) != self.m {
             return self.tables.probe(q);
         }
-        Value::decode(self.values[self.m.index(q) as usize]).ok_or_else(|| {
+        let at = self.m.index(q) as usize;
+        Value::decode(self.values[at].load(Ordering::Relaxed)).ok_or_else(|| {
             EgdbError::Corrupt(format!(
                 "slice {}: a man move reached an open level",
                 self.m
@@ -232,28 +287,28 @@ impl Slice<'_> {
         })
     }
 
-    /// Spreads the level's settled wins and losses back along king moves, shortest first.
-    fn spread(&mut self, level: &[u64]) -> Result<(), EgdbError> {
-        let len = self.m.block_len();
-        let indices = || {
-            level
-                .iter()
-                .flat_map(move |&b| (b * len..(b + 1) * len).map(|i| i as u32))
-        };
-        let mut queue: Vec<u32> = Vec::new();
+    /// Spreads the men configuration's settled wins and losses back along king moves, shortest
+    /// first; what stays open is a draw.
+    fn spread(&self, block: &Block, sc: &mut Scratch) -> Result<(), EgdbError> {
+        let Scratch {
+            values,
+            work,
+            queue,
+            preds,
+        } = sc;
+        queue.clear();
         for dtz in [0, 1] {
-            queue.extend(indices().filter(|&i| {
-                self.work[i as usize] & DECIDED != 0
-                    && matches!(Value::decode(self.values[i as usize]),
+            queue.extend((0..values.len() as u32).filter(|&i| {
+                work[i as usize] & DECIDED != 0
+                    && matches!(Value::decode(values[i as usize]),
                         Some(Value::Win(d) | Value::Loss(d)) if d == dtz)
             }));
         }
         let mut head = 0;
-        let mut preds = Vec::new();
         while head < queue.len() {
             let qi = queue[head];
             head += 1;
-            let (won, d) = match Value::decode(self.values[qi as usize]) {
+            let (won, d) = match Value::decode(values[qi as usize]) {
                 Some(Value::Win(d)) => (true, d),
                 Some(Value::Loss(d)) => (false, d),
                 _ => continue,
@@ -264,9 +319,9 @@ impl Slice<'_> {
                     self.m
                 )));
             }
-            self.predecessors(qi, &mut preds);
-            for &p in &preds {
-                let w = &mut self.work[p as usize];
+            self.predecessors(block, qi, preds);
+            for &p in preds.iter() {
+                let w = &mut work[p as usize];
                 if *w & DECIDED != 0 {
                     continue;
                 }
@@ -278,31 +333,26 @@ impl Slice<'_> {
                 };
                 if let Some(v) = settled {
                     *w = DECIDED;
-                    self.values[p as usize] = v.encode();
+                    values[p as usize] = v.encode();
                     queue.push(p);
                 }
             }
         }
-        for i in indices() {
-            if self.work[i as usize] & DECIDED == 0 {
-                self.work[i as usize] = DECIDED;
-                self.values[i as usize] = Value::Draw.encode();
+        for (v, w) in values.iter_mut().zip(work.iter()) {
+            if w & DECIDED == 0 {
+                *v = Value::Draw.encode();
             }
         }
         Ok(())
     }
 
-    /// Positions one king move before the position at `qi`: the side that just moved slides a
-    /// king back along an empty diagonal. (Those with a capture, where no king move is legal,
-    /// are settled by the forward pass and skipped by the caller.)
-    fn predecessors(&self, qi: u32, out: &mut Vec<u32>) {
+    /// Offsets (within the men configuration) of the positions one king move before the one at
+    /// `qi`: the side that just moved slides a king back along an empty diagonal. (Those with a
+    /// capture, where no king move is legal, are settled by the forward pass and skipped by the
+    /// caller.)
+    fn predecessors(&self, block: &Block, qi: u32, out: &mut Vec<u32>) {
         out.clear();
-        let len = self.m.block_len();
-        let block = u64::from(qi) / len;
-        let Some(men) = self.m.men_of(block) else {
-            return;
-        };
-        let q = self.m.position_in(men, u64::from(qi) % len);
+        let q = block.position(u64::from(qi));
         let mover = q.stm ^ 1;
         let occupied = q.pieces[0] | q.pieces[1];
         for k in Bits(q.pieces[mover] & q.kings) {
@@ -313,7 +363,7 @@ impl Slice<'_> {
                     let mut pieces = q.pieces;
                     pieces[mover] = moved(pieces[mover]);
                     let p = bare(pieces[0], pieces[1], moved(q.kings), mover);
-                    out.push(self.m.index(&p) as u32);
+                    out.push(self.m.offset_in(block.men(), &p) as u32);
                     s = NEIGHBOUR[s as usize][dir];
                 }
             }

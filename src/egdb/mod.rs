@@ -6,15 +6,17 @@ mod build;
 mod file;
 mod index;
 mod load;
+mod plan;
 mod probe;
 #[cfg(test)]
 mod tests;
 
 use std::path::PathBuf;
 
-pub use build::{build, Progress};
+pub use build::{build, build_slice, Progress};
 pub use index::{slices_upto, Material};
 pub use load::Coverage;
+pub use plan::plan;
 pub use probe::{Inconsistency, SliceInfo, Tables};
 
 /// The greatest distance to zeroing a byte can hold.
@@ -73,6 +75,18 @@ pub enum EgdbError {
     BadFile { path: PathBuf, why: String },
     #[error("slice {0} is missing (build the smaller slices first)")]
     Missing(Material),
+    #[error(
+        "slice {slice} needs slice {missing}, which is not in {}: build the slices of the lower \
+         levels first (`tetrad egdb plan`)",
+        dir.display()
+    )]
+    Needs {
+        slice: Material,
+        missing: Material,
+        dir: PathBuf,
+    },
+    #[error("slice {0} leaves a side without pieces: it is not stored")]
+    Unstored(Material),
     #[error("the database covers Poddavki only, not '{0}'")]
     Game(String),
     #[error("{0}")]

@@ -7,7 +7,7 @@ use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
-use super::index::Material;
+use super::index::{Block, Kings, Material};
 use super::{file, EgdbError, Value, INVALID};
 use crate::games::poddavki::{Poddavki, Position};
 use crate::games::{Moves, Notation, Rules};
@@ -106,9 +106,21 @@ impl Tables {
         keep: usize,
         on_slice: &mut dyn FnMut(Material, u64),
     ) -> Result<(Vec<Inconsistency>, u64), EgdbError> {
+        self.verify_only(&self.materials(), threads, keep, on_slice)
+    }
+
+    /// [`Tables::verify`] for some of the slices held (a job of a distributed build checks its
+    /// own slice, the tables holding it and the slices it leads to: [`Tables::open_slice`]).
+    pub fn verify_only(
+        &self,
+        slices: &[Material],
+        threads: usize,
+        keep: usize,
+        on_slice: &mut dyn FnMut(Material, u64),
+    ) -> Result<(Vec<Inconsistency>, u64), EgdbError> {
         let mut found = Vec::new();
         let mut total = 0;
-        for m in self.materials() {
+        for &m in slices {
             let (mut bad, n) = self.verify_slice(m, threads.max(1), keep)?;
             found.append(&mut bad);
             total += n;
@@ -128,6 +140,7 @@ impl Tables {
         let count = AtomicU64::new(0);
         let found = Mutex::new(Vec::new());
         let game = Poddavki::default();
+        let kings = Kings::of(m);
         let worker = || -> Result<(), EgdbError> {
             loop {
                 let block = next.fetch_add(1, Ordering::Relaxed);
@@ -146,8 +159,9 @@ impl Tables {
                     }
                     continue;
                 };
+                let block_kings = Block::new(men, &kings);
                 for off in 0..m.block_len() {
-                    let pos = m.position_in(men, off);
+                    let pos = block_kings.position(off);
                     let stored = Value::decode(data[(base + off) as usize]);
                     let expected = self.expected(&pos)?;
                     if stored != Some(expected) {

@@ -441,6 +441,8 @@ const LAYERS: &[&[&str]] = &[
     // The browser GUI drives engine processes over the protocol and imports nothing of the
     // crate (`gui_imports_nothing_of_the_engine`); only the command line starts it.
     &["gui"],
+    // The command line's subcommand files (`src/cli/`), part of the binary like main.rs.
+    &["cli"],
     &["main"],
 ];
 
@@ -598,7 +600,11 @@ fn import_edges(src: &std::path::Path) -> std::collections::BTreeSet<(String, St
         };
         let text = std::fs::read_to_string(&path).expect("readable file");
         let code = without_test_items(&code_only(&text));
-        let root = if top == "main" { "tetrad::" } else { "crate::" };
+        let root = if top == "main" || top == "cli" {
+            "tetrad::"
+        } else {
+            "crate::"
+        };
         for (at, _) in code.match_indices(root) {
             if code[..at]
                 .chars()

@@ -14,6 +14,7 @@ mod conventions;
 mod doc_samples;
 mod docs_pictures;
 mod egdb;
+mod egdb_jobs;
 mod egdb_play;
 mod gtp;
 mod gui_commands;
