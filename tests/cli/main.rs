@@ -17,6 +17,7 @@ mod egdb;
 mod gtp;
 mod gui_commands;
 mod hostile;
+mod learn;
 mod memory;
 mod orphan;
 mod pictures;
