@@ -103,6 +103,29 @@ pub fn evaluate(p: &Position, w: &LearnedWeights) -> i32 {
     sum.clamp(-i64::from(EVAL_LIMIT - 1), i64::from(EVAL_LIMIT - 1)) as i32
 }
 
+/// The evaluation with weights `w` broken down for `eval`: the pieces on their squares, each
+/// hand-written term with its learned weight (in this phase), the constant. They add up to
+/// [`evaluate`] before its clamp.
+pub fn terms(p: &Position, w: &LearnedWeights) -> Vec<(&'static str, i32)> {
+    let w = &w.0[bucket(p) * PER_BUCKET..][..PER_BUCKET];
+    let mut squares = 0;
+    for (k, set) in piece_sets(p).into_iter().enumerate() {
+        for s in Squares(set) {
+            squares += w[k * 32 + relative(p.stm, s)];
+        }
+    }
+    let mut out = vec![("piece squares", squares)];
+    let terms = eval::features(p).into_iter().zip(&w[SQUARE_INPUTS..]);
+    out.extend(
+        eval::LABELS
+            .iter()
+            .zip(terms)
+            .map(|(&l, (f, &wt))| (l, f * wt)),
+    );
+    out.push(("to move", w[PER_BUCKET - 1]));
+    out
+}
+
 /// The hand-written evaluation in these inputs: its weights on the terms in every bucket.
 pub fn start() -> Vec<i32> {
     let mut w = vec![0; SIZE];
@@ -136,6 +159,18 @@ mod tests {
             seen += 1;
         }
         assert_eq!(seen, 2000);
+    }
+
+    #[test]
+    fn the_terms_add_up_to_the_evaluation() {
+        let w = LearnedWeights::built_in();
+        for p in crate::games::poddavki::tests::random_positions(7, 500) {
+            let sum: i32 = terms(&p, &w).iter().map(|t| t.1).sum();
+            assert_eq!(
+                sum.clamp(-(EVAL_LIMIT - 1), EVAL_LIMIT - 1),
+                evaluate(&p, &w)
+            );
+        }
     }
 
     #[test]

@@ -180,9 +180,8 @@ impl SearchHooks for Poddavki {
         }
     }
     fn eval_terms(&self, pos: &Position) -> Vec<(&'static str, i32)> {
-        // The learned evaluation's hundreds of inputs are no terms to read.
         if self.learned {
-            Vec::new()
+            learned::terms(pos, &self.weights)
         } else {
             eval::terms(pos)
         }
