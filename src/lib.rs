@@ -9,6 +9,7 @@ pub mod engine;
 pub mod fuzz;
 pub mod games;
 pub mod gui;
+pub mod learn;
 pub mod options;
 pub mod protocol;
 pub mod registry;

@@ -89,6 +89,34 @@ enum Command {
         #[arg(long)]
         game: String,
     },
+    /// Plays seeded self-play games at fixed nodes (or depth) and writes training data:
+    /// `GAME PLY POSITION SCORE RESULT` lines, tab-separated (docs/strength.md).
+    Selfplay {
+        /// The game (any case).
+        #[arg(long)]
+        game: String,
+        #[command(flatten)]
+        settings: tetrad::learn::selfplay::Settings,
+        /// A game option, NAME=VALUE (e.g. eval=learned); repeatable.
+        #[arg(long = "option", value_name = "NAME=VALUE")]
+        options: Vec<String>,
+    },
+    /// Trains a game's learned evaluation on self-play data and writes its weight file.
+    Train {
+        #[arg(long)]
+        game: String,
+        /// Data files (from `selfplay`).
+        #[arg(long, num_args = 1.., required = true, value_name = "FILE")]
+        data: Vec<std::path::PathBuf>,
+        /// The weight file to write.
+        #[arg(long, value_name = "FILE")]
+        out: std::path::PathBuf,
+        /// Where to write the held-out positions with the trained evaluation.
+        #[arg(long, value_name = "FILE")]
+        predictions: Option<std::path::PathBuf>,
+        #[command(flatten)]
+        settings: tetrad::learn::train::Settings,
+    },
     /// Serves a web page to play and analyse every game in a browser (see docs/gui.md).
     Gui {
         /// Port to listen on (0: any free port).
@@ -165,6 +193,65 @@ fn picture_command(mut session: Session, at: &At, svg: bool, output: Option<&str
     }
 }
 
+/// `tetrad selfplay` and `tetrad train`.
+fn learn_command(command: &Command) -> anyhow::Result<()> {
+    use anyhow::Context;
+    use tetrad::learn;
+    // The provenance names the program, not where it was built.
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let line = format!("tetrad {}", args.join(" "));
+    match command {
+        Command::Selfplay {
+            game,
+            settings,
+            options,
+        } => {
+            let options = options
+                .iter()
+                .map(|o| {
+                    o.split_once('=')
+                        .map(|(n, v)| (n.to_string(), v.to_string()))
+                })
+                .collect::<Option<Vec<_>>>()
+                .context("--option: expected NAME=VALUE")?;
+            let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+            writeln!(out, "# command: {line}")?;
+            let err = &mut std::io::stderr();
+            let sum = learn::selfplay_kind(game.parse()?, settings, &options, &mut out, err)?;
+            let (g, p, d) = (sum.games, sum.positions, sum.dropped);
+            eprintln!("selfplay: {g} games, {p} positions, {d} dropped");
+        }
+        Command::Train {
+            game,
+            data,
+            out,
+            predictions,
+            settings,
+        } => {
+            let mut text = String::new();
+            for path in data {
+                let read = std::fs::read_to_string(path);
+                text += &read.with_context(|| format!("--data {}", path.display()))?;
+            }
+            let trained = learn::train_kind(game.parse()?, &text, settings, &line)?;
+            let files = [
+                (Some(out), &trained.file),
+                (predictions.as_ref(), &trained.predictions),
+            ];
+            for (path, text) in files {
+                if let Some(path) = path {
+                    std::fs::write(path, text).with_context(|| path.display().to_string())?;
+                }
+            }
+            for line in &trained.report {
+                eprintln!("train: {line}");
+            }
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .target(env_logger::Target::Stderr)
@@ -228,6 +315,15 @@ fn main() -> ExitCode {
             }
             Err(e) => {
                 eprintln!("tetrad: features: {e}");
+                ExitCode::from(1)
+            }
+        };
+    }
+    if let Some(c @ (Command::Selfplay { .. } | Command::Train { .. })) = &cli.command {
+        return match learn_command(c) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("tetrad: {e:#}");
                 ExitCode::from(1)
             }
         };

@@ -16,6 +16,7 @@ use crate::options::GameOption;
 pub mod diamond;
 pub mod draw;
 mod ending;
+pub mod learned;
 pub mod phutball;
 pub mod poddavki;
 pub mod pods;

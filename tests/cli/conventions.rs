@@ -433,7 +433,7 @@ const LAYERS: &[&[&str]] = &[
     &["games"],
     &["search", "egdb"],
     &["engine"],
-    &["bench", "testkit"],
+    &["bench", "learn", "testkit"],
     &["registry"],
     &["session"],
     &["protocol"],

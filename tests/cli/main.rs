@@ -19,6 +19,7 @@ mod egdb_play;
 mod gtp;
 mod gui_commands;
 mod hostile;
+mod learn;
 mod memory;
 mod orphan;
 mod pictures;

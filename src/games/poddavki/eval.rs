@@ -203,23 +203,25 @@ pub fn evaluate_with(p: &Position, w: &Weights) -> i32 {
 /// The terms of [`evaluate`], each the side to move's contribution minus the opponent's; they
 /// add up to it (before the clamp to the evaluation bound).
 pub fn terms(p: &Position) -> Vec<(&'static str, i32)> {
-    const LABELS: [&str; Weights::LEN] = [
-        "men",
-        "kings",
-        "man mobility",
-        "king mobility",
-        "jammed men",
-        "advance",
-        "crown risk",
-        "en prise",
-        "safe moves",
-    ];
     let f = features(p);
     let w = WEIGHTS.to_array();
     (0..Weights::LEN)
         .map(|i| (LABELS[i], f[i] * w[i]))
         .collect()
 }
+
+/// The terms' names as `eval` shows them, in [`Weights::NAMES`] order.
+pub const LABELS: [&str; Weights::LEN] = [
+    "men",
+    "kings",
+    "man mobility",
+    "king mobility",
+    "jammed men",
+    "advance",
+    "crown risk",
+    "en prise",
+    "safe moves",
+];
 
 /// Captures taking little first (every piece taken from the opponent helps them); quiet moves
 /// that leave the opponent a capture (a piece offered) first among quiet moves, then men moves.

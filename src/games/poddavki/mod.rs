@@ -4,6 +4,7 @@
 
 mod board;
 mod eval;
+mod learned;
 mod movegen;
 mod notation;
 mod perft;
@@ -26,11 +27,16 @@ use crate::options::{GameOption, Kind};
 pub use board::{Move, Position};
 
 /// The game with its two house draw rules, each switchable (`draw_repetition`,
-/// `draw_no_progress`).
+/// `draw_no_progress`), and its evaluation (`eval`: the hand-written one or the learned one,
+/// whose weights `eval_file` may load from a file).
 #[derive(Clone, Debug)]
 pub struct Poddavki {
     draw_repetition: bool,
     draw_no_progress: bool,
+    learned: bool,
+    /// Where `weights` came from: a file, or `builtin` (the shipped ones).
+    eval_file: String,
+    weights: learned::LearnedWeights,
 }
 
 impl Default for Poddavki {
@@ -38,8 +44,37 @@ impl Default for Poddavki {
         Poddavki {
             draw_repetition: true,
             draw_no_progress: true,
+            learned: false,
+            eval_file: "builtin".to_string(),
+            weights: learned::LearnedWeights::built_in(),
         }
     }
+}
+
+/// The choices of the `eval` option.
+const EVALS: &[&str] = &["classic", "learned"];
+
+/// A weight file is a few kilobytes; anything much larger is not one.
+const MAX_WEIGHT_FILE: u64 = 1 << 20;
+
+/// The weights in the file at `path` (`builtin`: the shipped ones, as `pods_data` says it).
+fn load_weights(path: &str) -> Result<learned::LearnedWeights, RuleError> {
+    use std::io::Read;
+    if path == "builtin" {
+        return Ok(learned::LearnedWeights::built_in());
+    }
+    let fail = |why: String| RuleError::Option(format!("eval_file {path}: {why}"));
+    let file = std::fs::File::open(path).map_err(|e| fail(e.to_string()))?;
+    // Only a regular file: a device or a pipe could give endless or no input.
+    let is_file = file.metadata().map(|m| m.is_file()).unwrap_or(false);
+    if !is_file {
+        return Err(fail("not a regular file".into()));
+    }
+    let mut text = String::new();
+    file.take(MAX_WEIGHT_FILE)
+        .read_to_string(&mut text)
+        .map_err(|e| fail(e.to_string()))?;
+    learned::LearnedWeights::parse(&text).map_err(|e| fail(e.to_string()))
 }
 
 fn side_of(index: usize) -> Side {
@@ -139,10 +174,18 @@ impl Notation for Poddavki {
 
 impl SearchHooks for Poddavki {
     fn evaluate(&self, pos: &Position) -> i32 {
-        eval::evaluate(pos)
+        if self.learned {
+            learned::evaluate(pos, &self.weights)
+        } else {
+            eval::evaluate(pos)
+        }
     }
     fn eval_terms(&self, pos: &Position) -> Vec<(&'static str, i32)> {
-        eval::terms(pos)
+        if self.learned {
+            learned::terms(pos, &self.weights)
+        } else {
+            eval::terms(pos)
+        }
     }
     fn order_hint(&self, pos: &Position, mv: Move) -> i32 {
         eval::order_hint(pos, mv)
@@ -168,6 +211,21 @@ impl GameOptions for Poddavki {
         match name.trim().to_ascii_lowercase().as_str() {
             "draw_repetition" => self.draw_repetition = parse_switch(name, value)?,
             "draw_no_progress" => self.draw_no_progress = parse_switch(name, value)?,
+            "eval" => {
+                self.learned = match value.trim().to_ascii_lowercase().as_str() {
+                    "classic" => false,
+                    "learned" => true,
+                    other => {
+                        return Err(RuleError::Option(format!(
+                            "eval takes classic or learned, not '{other}'"
+                        )))
+                    }
+                }
+            }
+            "eval_file" => {
+                self.weights = load_weights(value.trim())?;
+                self.eval_file = value.trim().to_string();
+            }
             _ => return Ok(false),
         }
         Ok(true)
@@ -176,6 +234,8 @@ impl GameOptions for Poddavki {
         vec![
             GameOption::new("draw_repetition", Kind::Check, self.draw_repetition),
             GameOption::new("draw_no_progress", Kind::Check, self.draw_no_progress),
+            GameOption::new("eval", Kind::Combo(EVALS), EVALS[self.learned as usize]),
+            GameOption::new("eval_file", Kind::String, &self.eval_file),
         ]
     }
 }
@@ -189,5 +249,14 @@ impl super::Tunable for Poddavki {
     }
     fn features(&self, pos: &Position) -> Option<Vec<i32>> {
         Some(eval::features(pos).to_vec())
+    }
+    fn learned_size(&self) -> usize {
+        learned::SIZE
+    }
+    fn learned_inputs(&self, pos: &Position, out: &mut Vec<(u32, i32)>) {
+        learned::inputs(pos, out)
+    }
+    fn learned_start(&self) -> Vec<i32> {
+        learned::start()
     }
 }

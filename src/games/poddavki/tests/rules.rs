@@ -227,7 +227,9 @@ fn options_switch_the_draw_rules() {
         values(&g),
         vec![
             ("draw_repetition", "true".to_string()),
-            ("draw_no_progress", "true".to_string())
+            ("draw_no_progress", "true".to_string()),
+            ("eval", "classic".to_string()),
+            ("eval_file", "builtin".to_string())
         ]
     );
     for (value, on) in [
