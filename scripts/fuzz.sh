@@ -7,6 +7,7 @@
 #   scripts/fuzz.sh all MINUTES [JOBS]    # every target, JOBS at a time (default: 2)
 #   scripts/fuzz.sh stats                 # executions, paths, crashes and hangs per target
 #   scripts/fuzz.sh replay                # the suite's replay of seeds and saved findings
+#   fuzz/target/release/TARGET FILE...    # those inputs through the target, outside AFL
 #
 # Targets (src/fuzz.rs): game_text (each game's position strings and moves, with round-trip
 # checks), protocol (whole GTP/UGI sessions through the real protocol loop), pods_data (Pods
@@ -65,7 +66,7 @@ all)
 stats) stats "${TARGETS[@]}" ;;
 replay) cargo test --release --test engine fuzz_corpus ;;
 *)
-    sed -n '2,14p' "$0"
+    sed -n '2,15p' "$0"
     exit 2
     ;;
 esac

@@ -6,8 +6,6 @@
 //! Each target takes raw bytes and must neither panic nor hang, whatever they are; the game and
 //! data targets also check the round-trip properties that the proptests check on generated input.
 
-use std::io::Cursor;
-
 use crate::games::pods::data::PodsData;
 use crate::games::pods::{Pods, PodsRules};
 use crate::games::prelude::*;
@@ -92,6 +90,15 @@ fn game_lines<G: Game>(game: &G, text: &str) {
 /// itself, by count and never by the clock ([`FUZZ_CAP`]): an input does the same work on every
 /// run, however loaded the machine, and inputs with more than a few searches or perfts are
 /// skipped, so that a slow input means a defect.
+///
+/// AFL runs input after input in one process, so a run must also leave nothing behind that the
+/// next one meets: the input is read whole before the loop starts (no reader thread), each
+/// search or perft works to its end before the next line ([`Caps::sequential`]), and the loop
+/// runs on a thread of its own, joined with the search thread before this returns, so that the
+/// caches the games keep per thread start empty every time.
+///
+/// Checks: no panic (nor one caught on the search thread and answered as an internal error),
+/// UTF-8 output, GTP answers framed.
 pub fn protocol(data: &[u8]) {
     let Some((&pick, rest)) = data.split_first() else {
         return;
@@ -104,17 +111,34 @@ pub fn protocol(data: &[u8]) {
         1 => Some(Dialect::Gtp),
         _ => Some(Dialect::Ugi),
     };
-    let mut out = Vec::new();
-    let code = protocol::run(
-        Session::new().with_caps(FUZZ_CAP),
-        dialect,
-        Cursor::new(rest.to_vec()),
-        &mut out,
-    );
+    let run = || {
+        let mut out = Vec::new();
+        let session = Session::new().with_caps(FUZZ_CAP);
+        let code = protocol::run_read_first(session, dialect, rest, &mut out);
+        (code, out)
+    };
+    let (code, out) = std::thread::scope(|s| s.spawn(run).join())
+        .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
     assert_eq!(code, 0);
     let out = String::from_utf8(out).expect("the engine writes UTF-8");
+    check_no_internal_error(&out);
     if dialect == Some(Dialect::Gtp) {
         check_gtp_framing(&out);
+    }
+}
+
+/// A search or perft that panicked is answered as an internal error (GTP `? internal error:
+/// ...`, UGI `info string error: internal error: ...`) and the engine goes on: right for a user,
+/// but a bug all the same, which the fuzzer must see. No error message starts with the text of
+/// the input, so only the engine writes these.
+fn check_no_internal_error(out: &str) {
+    for line in out.lines() {
+        let gtp = line
+            .strip_prefix('?')
+            .map(|rest| rest.trim_start_matches(|c: char| c.is_ascii_digit()))
+            .is_some_and(|rest| rest.starts_with(" internal error:"));
+        let ugi = line.starts_with("info string error: internal error:");
+        assert!(!(gtp || ugi), "internal error: {line:?} in {out:?}");
     }
 }
 
@@ -129,6 +153,7 @@ pub const FUZZ_CAP: Caps = Caps {
     hash_mib: Some(1),
     threads: Some(1),
     untimed: true,
+    sequential: true,
     game_options: &[("pods_solver_nodes", 250)],
 };
 
@@ -206,12 +231,7 @@ mod tests {
     fn capped_run(dialect: Dialect, input: &str) -> String {
         let mut out = Vec::new();
         let session = Session::new().with_caps(FUZZ_CAP);
-        protocol::run(
-            session,
-            Some(dialect),
-            Cursor::new(input.to_string()),
-            &mut out,
-        );
+        protocol::run_read_first(session, Some(dialect), input.as_bytes(), &mut out);
         String::from_utf8_lossy(&out).into_owned()
     }
 
@@ -268,6 +288,48 @@ mod tests {
         assert!(!nodes.is_empty(), "{out}");
         // An iteration's root is counted before the limit is checked: one node over, at most.
         assert!(nodes.iter().all(|&n| n <= cap + 1), "{nodes:?} above {cap}");
+    }
+
+    /// `out` without what the clock decides (`time`, `nps`).
+    fn untimed(out: &str) -> String {
+        let mut words = out.split(' ');
+        let mut kept = Vec::new();
+        while let Some(w) = words.next() {
+            match w {
+                "time" | "nps" => {
+                    words.next();
+                }
+                w => kept.push(w),
+            }
+        }
+        kept.join(" ")
+    }
+
+    #[test]
+    fn under_the_fuzz_caps_stop_and_quit_come_after_the_work() {
+        // Read at once, `stop` would cut the search at whatever node it had reached by then.
+        let alone = untimed(&capped_run(Dialect::Ugi, "ugi\ngo nodes 100000\n"));
+        assert!(alone.contains("bestmove"), "{alone}");
+        for then in ["stop\n", "isready\nstop\n", "quit\n"] {
+            let out = capped_run(Dialect::Ugi, &format!("ugi\ngo nodes 100000\n{then}"));
+            assert_eq!(untimed(&out.replace("readyok\n", "")), alone, "{then}");
+        }
+        let perft = "ugi\nsetoption name UCI_Variant value phutball\ngo perft 2\n";
+        let alone = capped_run(Dialect::Ugi, perft);
+        assert!(alone.contains("Nodes searched: "), "{alone}");
+        assert_eq!(capped_run(Dialect::Ugi, &format!("{perft}stop\n")), alone);
+    }
+
+    #[test]
+    fn a_search_that_panicked_is_a_finding() {
+        check_no_internal_error("? unknown command\n\ninfo string error: unknown command 'x'\n");
+        for answer in [
+            "?12 internal error: search failed: bug\n\n",
+            "info string error: internal error: perft failed: bug\n",
+        ] {
+            let caught = std::panic::catch_unwind(|| check_no_internal_error(answer));
+            assert!(caught.is_err(), "{answer}");
+        }
     }
 
     #[test]

@@ -11,7 +11,7 @@ pub mod watchdog;
 
 use std::collections::VecDeque;
 use std::io::{Read, Write};
-use std::sync::mpsc::{channel, RecvTimeoutError, Sender};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
@@ -153,6 +153,31 @@ pub fn run(
 ) -> i32 {
     let (tx, rx) = channel::<Event>();
     reader::spawn(input, tx.clone());
+    serve(session, forced, tx, rx, out)
+}
+
+/// [`run`] over input read whole before the first line is carried out, on the caller's
+/// thread: no reader thread, so nothing of the run is left running when it returns, and every
+/// line and the end of input are waiting before any command starts (the fuzz target, whose
+/// runs must depend on the input alone, not on how threads are scheduled).
+pub fn run_read_first(
+    session: Session,
+    forced: Option<Dialect>,
+    input: impl Read,
+    out: &mut dyn Write,
+) -> i32 {
+    let (tx, rx) = channel::<Event>();
+    reader::read_all(input, &tx);
+    serve(session, forced, tx, rx, out)
+}
+
+fn serve(
+    session: Session,
+    forced: Option<Dialect>,
+    tx: Sender<Event>,
+    rx: Receiver<Event>,
+    out: &mut dyn Write,
+) -> i32 {
     let mut lp = Loop {
         session,
         front: forced.map(front_end),

@@ -55,40 +55,44 @@ pub fn decode(bytes: &[u8]) -> Result<String, LineError> {
 pub fn spawn(input: impl Read + Send + 'static, tx: Sender<Event>) -> thread::JoinHandle<()> {
     thread::Builder::new()
         .name("stdin-reader".into())
-        .spawn(move || {
-            let mut reader = BufReader::with_capacity(64 * 1024, input);
-            let mut line: Vec<u8> = Vec::new();
-            let mut dropped = 0usize; // bytes of an over-long line seen so far
-            loop {
-                let (consumed, ended) = match reader.fill_buf() {
-                    Ok([]) => break,
-                    Ok(buf) => match buf.iter().position(|&b| b == b'\n') {
-                        Some(i) => {
-                            take(&mut line, &mut dropped, &buf[..i]);
-                            (i + 1, true)
-                        }
-                        None => {
-                            take(&mut line, &mut dropped, buf);
-                            (buf.len(), false)
-                        }
-                    },
-                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                    Err(e) => {
-                        log::warn!("stdin read error: {e}");
-                        break;
-                    }
-                };
-                reader.consume(consumed);
-                if ended && !emit(&tx, &mut line, &mut dropped) {
-                    return;
-                }
-            }
-            if (!line.is_empty() || dropped > 0) && !emit(&tx, &mut line, &mut dropped) {
-                return;
-            }
-            let _ = tx.send(Event::Eof);
-        })
+        .spawn(move || read_all(input, &tx))
         .expect("spawning the reader thread")
+}
+
+/// What the reader thread does, on the caller's thread: every line of `input`, then
+/// `Event::Eof` (unless the receiver has gone).
+pub fn read_all(input: impl Read, tx: &Sender<Event>) {
+    let mut reader = BufReader::with_capacity(64 * 1024, input);
+    let mut line: Vec<u8> = Vec::new();
+    let mut dropped = 0usize; // bytes of an over-long line seen so far
+    loop {
+        let (consumed, ended) = match reader.fill_buf() {
+            Ok([]) => break,
+            Ok(buf) => match buf.iter().position(|&b| b == b'\n') {
+                Some(i) => {
+                    take(&mut line, &mut dropped, &buf[..i]);
+                    (i + 1, true)
+                }
+                None => {
+                    take(&mut line, &mut dropped, buf);
+                    (buf.len(), false)
+                }
+            },
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => {
+                log::warn!("stdin read error: {e}");
+                break;
+            }
+        };
+        reader.consume(consumed);
+        if ended && !emit(tx, &mut line, &mut dropped) {
+            return;
+        }
+    }
+    if (!line.is_empty() || dropped > 0) && !emit(tx, &mut line, &mut dropped) {
+        return;
+    }
+    let _ = tx.send(Event::Eof);
 }
 
 fn take(line: &mut Vec<u8>, dropped: &mut usize, bytes: &[u8]) {

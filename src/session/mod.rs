@@ -136,6 +136,7 @@ impl Session {
     /// The session with `caps` on every command's work.
     pub fn with_caps(mut self, caps: Caps) -> Session {
         self.caps = caps;
+        self.worker.sequential = caps.sequential;
         self.game.set_hash_mib(self.table_mib());
         for &(name, max) in caps.game_options {
             let value = max.to_string();
@@ -444,12 +445,14 @@ impl Session {
     pub fn ponder_hit(&self) {
         if let Some(c) = &self.running {
             c.ponder_hit();
+            self.worker.release();
         }
     }
 
     pub fn stop_search(&self) {
         if let Some(c) = &self.running {
             c.stop();
+            self.worker.release();
         }
     }
 

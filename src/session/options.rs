@@ -291,6 +291,11 @@ pub struct Caps {
     /// alone, not on how busy the machine is. The deadlines are still worked out (and dropped),
     /// so their arithmetic meets every input too.
     pub untimed: bool,
+    /// Searches and perfts run on the caller's thread, to their end, before the next line is
+    /// carried out (only a held answer waits for `stop` or `ponderhit`): no thread of their
+    /// own, so what a run does depends on its input alone, not on how threads happen to be
+    /// scheduled (`stop` always comes after the work, never in the middle of it).
+    pub sequential: bool,
     /// Numeric game options held at or below a ceiling, from the start and whatever is set:
     /// work that no search limit counts (the Pods root solver's node budget).
     pub game_options: &'static [(&'static str, u64)],

@@ -85,12 +85,18 @@ impl Control {
         self.stop.load(Ordering::Relaxed)
     }
 
-    /// Returns once the search may answer: at once unless it is `infinite` or ponders, else at
-    /// `stop` (or at `ponderhit`, for a pondering one).
+    /// Whether the search's answer must still wait: it is `infinite` or ponders, and neither
+    /// `stop` nor (for a pondering one) `ponderhit` has come.
+    fn holds(&self, infinite: bool) -> bool {
+        (infinite || self.pondering()) && !self.stopped()
+    }
+
+    /// Returns once the search may answer: at once unless it [`Control::holds`], else at `stop`
+    /// (or at `ponderhit`, for a pondering one).
     fn hold(&self, infinite: bool) {
         let (lock, ready) = &*self.wake;
         let mut held = lock.lock().unwrap_or_else(|e| e.into_inner());
-        while (infinite || self.pondering()) && !self.stopped() {
+        while self.holds(infinite) {
             held = ready.wait(held).unwrap_or_else(|e| e.into_inner());
         }
     }
@@ -102,6 +108,19 @@ type Job = Box<dyn FnOnce() + Send>;
 #[derive(Default)]
 pub struct Worker {
     jobs: Option<Sender<Job>>,
+    /// Jobs run on the caller's thread, to their end, before [`Worker::search`] or
+    /// [`Worker::perft`] returns; only the answer of a search that waits for `stop` or
+    /// `ponderhit` is kept until [`Worker::release`]. No thread, so nothing depends on how
+    /// threads are scheduled and nothing outlives the session (the fuzz target).
+    pub sequential: bool,
+    held: Mutex<Option<Held>>,
+}
+
+/// A sequential search's answer, kept until its search no longer [`Control::holds`].
+struct Held {
+    control: Control,
+    infinite: bool,
+    answer: Box<dyn FnOnce() + Send>,
 }
 
 impl Worker {
@@ -134,26 +153,35 @@ impl Worker {
         infinite: bool,
         sink: EventSink,
     ) -> Result<(), std::io::Error> {
-        self.run(Box::new(move || {
-            // A bug in a search must cost that answer, never the engine: without this the
-            // front end would wait for `Done` for ever.
-            let report = catch_unwind(AssertUnwindSafe(job)).unwrap_or_else(|panic| {
-                let why = panic_text(&panic);
-                log::error!("search failed: {why}");
-                SearchReport {
-                    error: Some(SearchFailed(why)),
-                    best: None,
-                    found: None,
-                    score: 0,
-                    depth: 0,
-                    nodes: 0,
-                    pv: Vec::new(),
-                    lines: Vec::new(),
-                }
+        if self.sequential {
+            let report = search_report(job);
+            let answer = Box::new(move || sink(SearchEvent::Done(report)));
+            *self.held.lock().unwrap_or_else(|e| e.into_inner()) = Some(Held {
+                control,
+                infinite,
+                answer,
             });
+            self.release();
+            return Ok(());
+        }
+        self.run(Box::new(move || {
+            let report = search_report(job);
             control.hold(infinite);
             sink(SearchEvent::Done(report));
         }))
+    }
+
+    /// A sequential search's answer, once nothing holds it back any more (called after `stop`
+    /// and `ponderhit`); nothing otherwise.
+    pub fn release(&self) {
+        let mut held = self.held.lock().unwrap_or_else(|e| e.into_inner());
+        if held.as_ref().is_some_and(|h| !h.control.holds(h.infinite)) {
+            let answer = held.take().map(|h| h.answer);
+            drop(held);
+            if let Some(answer) = answer {
+                answer();
+            }
+        }
     }
 
     /// Runs a perft job; its count (or why there is none) goes to `sink` as `event`.
@@ -163,10 +191,32 @@ impl Worker {
         event: fn(Result<T, PerftError>) -> SearchEvent,
         sink: EventSink,
     ) -> Result<(), std::io::Error> {
-        self.run(Box::new(move || {
-            sink(event(perft_outcome(catch_unwind(AssertUnwindSafe(job)))))
-        }))
+        let work = move || sink(event(perft_outcome(catch_unwind(AssertUnwindSafe(job)))));
+        if self.sequential {
+            work();
+            return Ok(());
+        }
+        self.run(Box::new(work))
     }
+}
+
+/// The search's report; a bug in a search must cost that answer, never the engine: without
+/// this the front end would wait for `Done` for ever.
+fn search_report(job: SearchJob) -> SearchReport {
+    catch_unwind(AssertUnwindSafe(job)).unwrap_or_else(|panic| {
+        let why = panic_text(&panic);
+        log::error!("search failed: {why}");
+        SearchReport {
+            error: Some(SearchFailed(why)),
+            best: None,
+            found: None,
+            score: 0,
+            depth: 0,
+            nodes: 0,
+            pv: Vec::new(),
+            lines: Vec::new(),
+        }
+    })
 }
 
 fn panic_text(panic: &Box<dyn Any + Send>) -> String {
@@ -203,4 +253,81 @@ fn report_caught_panics_briefly() {
             _ => previous(info),
         }));
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What a sink was sent, each with the thread it was sent from.
+    type Seen = Arc<Mutex<Vec<(String, thread::ThreadId)>>>;
+
+    /// A sink that keeps what it is sent.
+    fn recording() -> (EventSink, Seen) {
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        let kept = Arc::clone(&seen);
+        let sink: EventSink = Arc::new(move |e| {
+            let what = match e {
+                SearchEvent::Done(r) => format!("done {:?}", r.best),
+                SearchEvent::PerftDone(n) => format!("perft {n:?}"),
+                e => format!("{e:?}"),
+            };
+            let mut seen = kept.lock().unwrap_or_else(|e| e.into_inner());
+            seen.push((what, thread::current().id()));
+        });
+        (sink, seen)
+    }
+
+    fn answered(seen: &Mutex<Vec<(String, thread::ThreadId)>>) -> Vec<String> {
+        let seen = seen.lock().unwrap_or_else(|e| e.into_inner());
+        seen.iter().map(|(what, _)| what.clone()).collect()
+    }
+
+    #[test]
+    fn a_sequential_worker_works_on_the_callers_thread_and_holds_only_a_waiting_answer() {
+        let mut worker = Worker {
+            sequential: true,
+            ..Worker::default()
+        };
+        let (sink, seen) = recording();
+        worker
+            .perft(
+                Box::new(|| Ok(7u64)),
+                SearchEvent::PerftDone,
+                Arc::clone(&sink),
+            )
+            .expect("runs");
+        assert_eq!(answered(&seen), ["perft Ok(7)"]);
+        let report = |best: &str| {
+            let best = Some(best.to_string());
+            let job: SearchJob = Box::new(move || SearchReport {
+                error: None,
+                best,
+                found: None,
+                score: 0,
+                depth: 1,
+                nodes: 1,
+                pv: Vec::new(),
+                lines: Vec::new(),
+            });
+            job
+        };
+        worker
+            .search(report("a1"), Control::new(false), false, Arc::clone(&sink))
+            .expect("runs");
+        assert_eq!(answered(&seen)[1..], ["done Some(\"a1\")"]);
+        // A pondering search has done its work, but answers at `ponderhit`, not before.
+        let pondering = Control::new(true);
+        worker
+            .search(report("b2"), pondering.clone(), false, Arc::clone(&sink))
+            .expect("runs");
+        worker.release();
+        assert_eq!(answered(&seen).len(), 2);
+        pondering.ponder_hit();
+        worker.release();
+        assert_eq!(answered(&seen)[2..], ["done Some(\"b2\")"]);
+        let here = thread::current().id();
+        let seen = seen.lock().unwrap_or_else(|e| e.into_inner());
+        assert!(seen.iter().all(|&(_, id)| id == here), "{seen:?}");
+    }
 }

@@ -1,5 +1,8 @@
-//! AFL++ target: `tetrad::fuzz::pods_data` (see scripts/fuzz.sh).
+//! AFL++ target: `tetrad::fuzz::pods_data` (see scripts/fuzz.sh); with files named, replays them.
 fn main() {
+    if tetrad_fuzz::replay_files(tetrad::fuzz::pods_data) {
+        return;
+    }
     afl::fuzz!(|data: &[u8]| {
         tetrad::fuzz::pods_data(data);
     });
