@@ -307,7 +307,10 @@ impl Loop {
                     return;
                 }
                 Turn::Wait { command } => {
-                    if command {
+                    // After the end of input no `stop` can come: a line waiting behind a
+                    // search without limits, even one that will only get an error, would wait
+                    // for ever.
+                    if command || self.eof {
                         self.stop_unbounded();
                     }
                     return;

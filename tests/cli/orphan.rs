@@ -121,3 +121,27 @@ fn work_left_at_the_end_of_input_runs_only_so_long() {
     );
     assert_eq!(e.wait_exit(GONE_WITHIN).map(|(code, _)| code), Some(0));
 }
+
+/// A search without limits, then a line that will only get an error, then the end of input:
+/// no `stop` can come any more, so the search answers at once (it waited for ever with no
+/// `--after-eof` cap; found by the protocol fuzz target).
+#[test]
+fn an_unbounded_search_behind_a_refused_line_ends_at_the_end_of_input() {
+    let mut e = Engine::start(&["--after-eof", "0"]);
+    e.send("uci");
+    e.send("position startpos");
+    e.send("go infinite");
+    e.send("foo");
+    e.close_stdin();
+    let rest = e.rest();
+    let best = rest.iter().position(|l| l.starts_with("bestmove "));
+    assert!(
+        best.is_some_and(|i| rest[i] != "bestmove (none)"),
+        "{rest:?}"
+    );
+    assert!(
+        rest.iter().any(|l| l.contains("foo")),
+        "the refused line gets its error: {rest:?}"
+    );
+    assert_eq!(e.wait_exit(GONE_WITHIN).map(|(code, _)| code), Some(0));
+}
