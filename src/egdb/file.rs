@@ -42,6 +42,21 @@ const fn crc_table() -> [u32; 256] {
 
 static CRC: [u32; 256] = crc_table();
 
+/// The slices whose files a directory holds (other files are ignored), in directory order.
+pub(crate) fn slices_in(dir: &Path) -> Result<Vec<Material>, EgdbError> {
+    let io = |source| EgdbError::Io {
+        path: dir.to_path_buf(),
+        source,
+    };
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir(dir).map_err(io)? {
+        if let Some(m) = material_of(&entry.map_err(io)?.file_name().to_string_lossy()) {
+            found.push(m);
+        }
+    }
+    Ok(found)
+}
+
 /// CRC-32 (IEEE 802.3, as zip and PNG use).
 pub(crate) fn crc32(data: &[u8]) -> u32 {
     !data.iter().fold(!0u32, |c, &b| {

@@ -29,17 +29,7 @@ impl Tables {
         max_bytes: u64,
         max_dtz: u32,
     ) -> Result<(Tables, Coverage), EgdbError> {
-        let io = |source| EgdbError::Io {
-            path: dir.to_path_buf(),
-            source,
-        };
-        let mut found = Vec::new();
-        for entry in std::fs::read_dir(dir).map_err(io)? {
-            let name = entry.map_err(io)?.file_name();
-            if let Some(m) = file::material_of(&name.to_string_lossy()) {
-                found.push(m);
-            }
-        }
+        let mut found = file::slices_in(dir)?;
         if found.is_empty() {
             return Err(EgdbError::BadFile {
                 path: dir.to_path_buf(),

@@ -57,16 +57,9 @@ impl Tables {
 
     /// Loads every slice file of a directory, checking each.
     pub fn open(dir: &Path) -> Result<Tables, EgdbError> {
-        let io = |source| EgdbError::Io {
-            path: dir.to_path_buf(),
-            source,
-        };
         let mut tables = Tables::new();
-        for entry in std::fs::read_dir(dir).map_err(io)? {
-            let name = entry.map_err(io)?.file_name();
-            if let Some(m) = file::material_of(&name.to_string_lossy()) {
-                tables.insert(m, file::read(&dir.join(&name), m)?);
-            }
+        for m in file::slices_in(dir)? {
+            tables.insert(m, file::read(&dir.join(file::file_name(m)), m)?);
         }
         Ok(tables)
     }

@@ -88,11 +88,7 @@ impl Board {
 
     #[inline(always)]
     fn theirs<S: Side>(&self) -> B {
-        if S::IS_WHITE {
-            self.black
-        } else {
-            self.white
-        }
+        self.mine::<S::Other>()
     }
 
     #[inline(always)]
