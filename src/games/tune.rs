@@ -44,6 +44,11 @@ pub trait Tunable: Rules {
     fn learned_start(&self) -> Vec<i32> {
         Vec::new()
     }
+    /// Whether the evaluation at `pos` is a score fixed by a rule (a win within two plies, say)
+    /// rather than the learned sum: training skips such a position.
+    fn learned_fixed(&self, _pos: &Self::Pos) -> bool {
+        false
+    }
 }
 
 /// Defines a weight table: a struct of `i32` fields, its field names and the values in order.

@@ -7,10 +7,11 @@
 //! game's result and the search's opinion (`lambda` × result + (1 − `lambda`) ×
 //! sigmoid(score / K)), as Scan's and Texel's tuners do. Positions whose side to move must
 //! capture (`is_forcing`), or where the game is over, are skipped: the search never takes their
-//! static evaluation as a score. Every `holdout_every`-th game is held out. Training starts from
-//! the game's [`Tunable::learned_start`] (its hand-written evaluation). The weights are rounded
-//! to integers, and the losses and the held-out predictions are those of the rounded weights,
-//! exactly what the engine computes. Deterministic for its inputs and seed.
+//! static evaluation as a score; so are positions the game scores by a rule rather than by the
+//! learned sum (`Tunable::learned_fixed`). Every `holdout_every`-th game is held out. Training
+//! starts from the game's [`Tunable::learned_start`] (its hand-written evaluation). The weights
+//! are rounded to integers, and the losses and the held-out predictions are those of the
+//! rounded weights, exactly what the engine computes. Deterministic for its inputs and seed.
 
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
@@ -87,6 +88,8 @@ struct Data {
     samples: Vec<Sample>,
     /// Lines skipped: forcing or finished positions.
     skipped: usize,
+    /// Lines skipped: positions the game scores by a rule (`Tunable::learned_fixed`).
+    fixed: usize,
     /// Games (a new one wherever the game number changes from one line to the next).
     games: usize,
     /// The comment lines (each file's provenance, `selfplay`'s command).
@@ -96,6 +99,7 @@ struct Data {
 fn parse_data<G: Game>(game: &G, text: &str) -> Result<Data, TrainError> {
     let mut out = Vec::new();
     let mut skipped = 0;
+    let mut fixed = 0;
     let mut comments = Vec::new();
     let (mut games, mut last) = (0, None);
     for (n, line) in text.lines().enumerate() {
@@ -136,6 +140,10 @@ fn parse_data<G: Game>(game: &G, text: &str) -> Result<Data, TrainError> {
             skipped += 1;
             continue;
         }
+        if game.learned_fixed(&pos) {
+            fixed += 1;
+            continue;
+        }
         let mut inputs = Vec::new();
         game.learned_inputs(&pos, &mut inputs);
         out.push(Sample {
@@ -149,6 +157,7 @@ fn parse_data<G: Game>(game: &G, text: &str) -> Result<Data, TrainError> {
     Ok(Data {
         samples: out,
         skipped,
+        fixed,
         games,
         comments,
     })
@@ -276,6 +285,7 @@ pub fn train<G: Game>(
     let Data {
         samples,
         skipped,
+        fixed,
         games,
         comments,
     } = parse_data(game, data)?;
@@ -297,7 +307,11 @@ pub fn train<G: Game>(
             train.len(),
             held.len(),
             s.holdout_every
-        ),
+        ) + &if fixed > 0 {
+            format!(", {fixed} scored by a rule")
+        } else {
+            String::new()
+        },
         format!(
             "training: {} epochs, batch {}, learning rate {}, lambda {}, l2 {}, seed {}; scale K = {k:.1}",
             s.epochs, s.batch, s.learning_rate, s.lambda, s.l2, s.seed

@@ -231,3 +231,94 @@ fn the_learned_evaluation_finds_the_forced_wins() {
         );
     }
 }
+
+/// The engine's static evaluation of each position in `variant` under the given game options.
+fn engine_evals_in(variant: &str, options: &[(&str, &str)], positions: &[&str]) -> Vec<i32> {
+    let mut e = Engine::start(&["--protocol", "ugi"]);
+    e.send(&format!("setoption name UCI_Variant value {variant}"));
+    for (name, value) in options {
+        e.send(&format!("setoption name {name} value {value}"));
+    }
+    positions
+        .iter()
+        .map(|p| {
+            e.send(&format!("position fen {p}"));
+            e.send("eval");
+            let lines = e.until("Total evaluation:");
+            let last = lines.last().expect("a line");
+            assert!(lines.iter().all(|l| !l.contains("error")), "{p}: {lines:?}");
+            last.split_whitespace()
+                .nth(2)
+                .and_then(|v| v.parse().ok())
+                .unwrap_or_else(|| panic!("{p}: {last}"))
+        })
+        .collect()
+}
+
+#[test]
+fn the_shipped_pods_weights_evaluate_as_their_trainer_predicted() {
+    let dir = Path::new(ROOT).join("src/games/pods");
+    let text = read(&dir.join("learned-check.tsv"));
+    let expected = predictions(&text);
+    assert!(expected.len() >= 100, "{} positions", expected.len());
+    let positions: Vec<&str> = expected.iter().map(|e| e.0).collect();
+    let got = engine_evals_in("pods-advanced", &[("eval", "learned")], &positions);
+    let want: Vec<i32> = expected.iter().map(|e| e.1).collect();
+    assert_eq!(got, want);
+    let classic = engine_evals_in("pods-advanced", &[("eval", "classic")], &positions);
+    assert_ne!(
+        classic, want,
+        "the learned weights are not the hand-written ones"
+    );
+}
+
+/// Forced wins in Pods advanced from the shipped weights' self-play data (positions its
+/// 2,000-node searches scored as mates), with their distance in moves.
+const PODS_WINS: [(&str, u32); 9] = [
+    ("A3K1/JhNC1F/1m1G1I/1L1Mef/jH1bn1/i1B1cl w E agk 0", 1),
+    ("E1J1G1/1BIm1K/1i4/lF1Hn1/1c1C1L/M2N2 w D k 0", 1),
+    ("1F1IK1/1imH1D/1M1Jn1/lELhgk/4aj/2NC1A w G f 0", 1),
+    ("A3K1/JhNC2/1m1G1I/1L1Mef/jH1bn1/i1Bg1l w EF ack 0", 2),
+    ("E1J1G1/1BIm1K/1i4/lF1Hn1/2cC1L/M3N1 w D k 0", 2),
+    ("1F1IK1/1imH1D/1M1Jn1/l1Lhgk/5j/1ENC1A w G af 0", 2),
+    ("n2gb1/1N1HE1/1j1h1K/eM3i/1lG1L1/1aIm2 b CD f 0", 3),
+    ("1c1bG1/1nMC1I/L2l1E/em1HJ1/1kNh1i/1d1j1F w B af 0", 3),
+    ("1i1Gmf/1I1j1n/1h3N/MH4/k2E1l/1K2bL w C ace 180", 3),
+];
+
+#[test]
+fn the_learned_pods_evaluation_finds_the_forced_wins() {
+    let mut e = Engine::start(&["--protocol", "ugi"]);
+    e.send("setoption name UCI_Variant value pods-advanced");
+    e.send("setoption name eval value learned");
+    for (fen, moves) in PODS_WINS {
+        e.send(&format!("position fen {fen}"));
+        e.send("go depth 6");
+        let lines = e.until("bestmove");
+        let last = &lines[lines.len() - 2];
+        assert!(
+            last.contains(&format!(" score mate {moves} ")),
+            "{fen}: {last}"
+        );
+    }
+}
+
+#[test]
+fn pods_advanced_alone_has_the_learned_evaluation() {
+    let mut e = Engine::start(&["--protocol", "gtp"]);
+    e.gtp("set_game pods-standard");
+    let own = e.gtp("list_options game");
+    assert!(!own.contains("eval"), "{own}");
+    e.gtp("set_game pods-advanced");
+    let own = e.gtp("list_options game");
+    assert!(
+        own.lines().any(|l| l.contains("eval classic combo")),
+        "{own}"
+    );
+    assert!(
+        own.lines().any(|l| l.contains("eval_file builtin string")),
+        "{own}"
+    );
+    let answer = e.gtp("set_option eval_file Cargo.toml");
+    assert!(answer.starts_with("? "), "{answer}");
+}

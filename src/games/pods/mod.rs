@@ -18,6 +18,7 @@ use crate::options::{GameOption, Kind};
 pub mod board;
 pub mod data;
 pub mod eval;
+mod learned;
 pub mod movegen;
 #[cfg(test)]
 mod naive;
@@ -56,7 +57,15 @@ pub struct Pods {
     cache: Arc<Mutex<SolveCache<RootVerdict>>>,
     /// Node budget of the standard root solver (0 = off).
     solver_nodes: u64,
+    /// Advanced only: the learned evaluation (`eval learned`) rather than the hand-written one.
+    learned: bool,
+    /// Where `weights` came from: a file, or `builtin` (the shipped ones).
+    eval_file: String,
+    weights: learned::LearnedWeights,
 }
+
+/// The choices of the `eval` option.
+const EVALS: &[&str] = &["classic", "learned"];
 
 impl Default for Pods {
     fn default() -> Pods {
@@ -78,6 +87,9 @@ impl Pods {
             start_rot: 0,
             cache: Arc::default(),
             solver_nodes: solver::ROOT_NODE_LIMIT,
+            learned: false,
+            eval_file: "builtin".to_string(),
+            weights: learned::LearnedWeights::built_in(),
         }
     }
 
@@ -221,7 +233,11 @@ impl Notation for Pods {
 impl SearchHooks for Pods {
     fn evaluate(&self, pos: &Pos) -> i32 {
         if self.advanced() {
-            eval::advanced(&self.tables, pos)
+            if self.learned {
+                learned::evaluate(&self.tables, pos, &self.weights)
+            } else {
+                eval::advanced(&self.tables, pos)
+            }
         } else {
             eval::standard(&self.tables, pos)
         }
@@ -334,11 +350,31 @@ impl GameOptions for Pods {
                     "pods_solver_nodes '{value}': expected a node count (0 = off)"
                 ))),
             },
+            // The evaluation's options are advanced's: standard's leans on its solver.
+            "eval" if self.advanced() => {
+                self.learned = match value.trim().to_ascii_lowercase().as_str() {
+                    "classic" => false,
+                    "learned" => true,
+                    other => {
+                        return Err(RuleError::Option(format!(
+                            "eval takes classic or learned, not '{other}'"
+                        )))
+                    }
+                };
+                Ok(true)
+            }
+            "eval_file" if self.advanced() => {
+                let path = value.trim();
+                self.weights = learned::LearnedWeights::load(path)
+                    .map_err(|why| RuleError::Option(format!("eval_file {path}: {why}")))?;
+                self.eval_file = path.to_string();
+                Ok(true)
+            }
             _ => Ok(false),
         }
     }
     fn options(&self) -> Vec<GameOption> {
-        vec![
+        let mut options = vec![
             GameOption::new("pods_data", Kind::String, &self.data.source),
             GameOption::new(
                 "pods_rotation",
@@ -353,7 +389,16 @@ impl GameOptions for Pods {
                 },
                 self.solver_nodes,
             ),
-        ]
+        ];
+        if self.advanced() {
+            options.push(GameOption::new(
+                "eval",
+                Kind::Combo(EVALS),
+                EVALS[usize::from(self.learned)],
+            ));
+            options.push(GameOption::new("eval_file", Kind::String, &self.eval_file));
+        }
+        options
     }
 }
 
@@ -381,5 +426,27 @@ impl super::Tunable for Pods {
             eval::Terms::Weighted(f) => Some(f.to_vec()),
             eval::Terms::Fixed(_) => None,
         }
+    }
+    fn learned_size(&self) -> usize {
+        if self.advanced() {
+            learned::SIZE
+        } else {
+            0
+        }
+    }
+    fn learned_inputs(&self, pos: &Pos, out: &mut Vec<(u32, i32)>) {
+        if self.advanced() {
+            learned::inputs(&self.tables, pos, out);
+        }
+    }
+    fn learned_start(&self) -> Vec<i32> {
+        if self.advanced() {
+            learned::start()
+        } else {
+            Vec::new()
+        }
+    }
+    fn learned_fixed(&self, pos: &Pos) -> bool {
+        self.advanced() && learned::is_fixed(&self.tables, pos)
     }
 }
