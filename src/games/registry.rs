@@ -135,7 +135,7 @@ registry! {
         Workloads::of((11, 6, 10, 200_000), (8, 7, 7, 2_000), 24);
     // Phutball and Diamond count the last two plies without making moves, so their perft goes
     // deeper to measure anything.
-    Phutball => "phutball", super::phutball::Phutball,
+    Phutball => "phutball", super::phutball::Phutball::default(),
         Workloads::of((4, 3, 4, 2_000), (3, 3, 2, 50), 24);
     Diamond => "diamond", super::diamond::Diamond,
         Workloads::of((5, 4, 6, 50_000), (4, 4, 4, 500), 24);

@@ -37,7 +37,8 @@ pub trait Tunable: Rules {
         0
     }
     /// Appends the learned evaluation's active inputs at `pos` as `(index, value)` pairs, each
-    /// index below [`Tunable::learned_size`].
+    /// index below [`Tunable::learned_size`]; none where the evaluation is a fixed score rather
+    /// than the model's (training skips such positions).
     fn learned_inputs(&self, _pos: &Self::Pos, _out: &mut Vec<(u32, i32)>) {}
     /// The weights training starts from: the hand-written evaluation expressed in the learned
     /// model's inputs where it can be, so that training refines it; empty: all zero.
@@ -233,7 +234,12 @@ mod tests {
         assert_eq!(lines[3].split(' ').count(), n + 1);
         assert!(lines[3].starts_with("1 0 0 "), "{}", lines[3]);
         assert_eq!(&lines[4..], ["- invalid", "- forcing", "- over"]);
-        let err = features(&phutball::Phutball, &mut "".as_bytes(), &mut Vec::new()).unwrap_err();
+        let err = features(
+            &phutball::Phutball::default(),
+            &mut "".as_bytes(),
+            &mut Vec::new(),
+        )
+        .unwrap_err();
         assert!(
             err.to_string().starts_with("phutball has no tunable"),
             "{err}"

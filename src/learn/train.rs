@@ -86,7 +86,7 @@ fn cross_entropy(target: f64, p: f64) -> f64 {
 /// What the data holds.
 struct Data {
     samples: Vec<Sample>,
-    /// Lines skipped: forcing or finished positions.
+    /// Lines skipped: forcing or finished positions, or scored by a rule (no inputs).
     skipped: usize,
     /// Lines skipped: positions the game scores by a rule (`Tunable::learned_fixed`).
     fixed: usize,
@@ -146,6 +146,11 @@ fn parse_data<G: Game>(game: &G, text: &str) -> Result<Data, TrainError> {
         }
         let mut inputs = Vec::new();
         game.learned_inputs(&pos, &mut inputs);
+        // No inputs: the game scores this position by a rule (a threat, a proof), not the model.
+        if inputs.is_empty() {
+            skipped += 1;
+            continue;
+        }
         out.push(Sample {
             inputs,
             result,

@@ -1,6 +1,6 @@
 //! The learned-evaluation pipeline through the binary: `tetrad selfplay` → `tetrad train` → the
 //! engine loading the weights (`eval_file`) and evaluating exactly as the trainer predicted; and
-//! the shipped Poddavki weights against the trainer's held-out predictions kept beside them.
+//! the shipped Poddavki, Phutball and Pods weights against the trainer's held-out predictions kept beside them.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -321,4 +321,113 @@ fn pods_advanced_alone_has_the_learned_evaluation() {
     );
     let answer = e.gtp("set_option eval_file Cargo.toml");
     assert!(answer.starts_with("? "), "{answer}");
+}
+
+#[test]
+fn phutball_the_engine_evaluates_as_the_trained_model_predicts() {
+    let dir = scratch("phutball-e2e");
+    let (data, _) = tetrad(&[
+        "selfplay",
+        "--game",
+        "phutball",
+        "--games",
+        "6",
+        "--nodes",
+        "200",
+        "--random-plies",
+        "4",
+        "--seed",
+        "7",
+        "--max-plies=200",
+    ]);
+    let data_path = dir.join("data.tsv");
+    std::fs::write(&data_path, &data).expect("data written");
+    let (weights, preds) = (dir.join("weights.txt"), dir.join("predictions.tsv"));
+    let (_, report) = tetrad(&[
+        "train",
+        "--game",
+        "phutball",
+        "--data",
+        data_path.to_str().expect("utf-8"),
+        "--out",
+        weights.to_str().expect("utf-8"),
+        "--predictions",
+        preds.to_str().expect("utf-8"),
+        "--epochs",
+        "3",
+        "--holdout-every",
+        "3",
+        "--learning-rate",
+        "0.01",
+    ]);
+    let file = read(&weights);
+    assert!(
+        file.starts_with("# tetrad learned evaluation of phutball\n"),
+        "{file}"
+    );
+    assert!(report.contains("held-out positions"), "{report}");
+    let preds_text = read(&preds);
+    let expected = predictions(&preds_text);
+    assert!(
+        expected.len() >= 10,
+        "{} held-out positions",
+        expected.len()
+    );
+    let positions: Vec<&str> = expected.iter().map(|e| e.0).collect();
+    let path = weights.to_str().expect("utf-8");
+    let learned = engine_evals_in(
+        "phutball",
+        &[("eval", "learned"), ("eval_file", path)],
+        &positions,
+    );
+    let want: Vec<i32> = expected.iter().map(|e| e.1).collect();
+    assert_eq!(learned, want, "the engine's evaluation is the trainer's");
+    let classic = engine_evals_in(
+        "phutball",
+        &[("eval", "classic"), ("eval_file", path)],
+        &positions,
+    );
+    assert_ne!(classic, want);
+}
+
+#[test]
+fn phutball_the_shipped_weights_evaluate_as_their_trainer_predicted() {
+    let dir = Path::new(ROOT).join("src/games/phutball");
+    let text = read(&dir.join("learned-check.tsv"));
+    let expected = predictions(&text);
+    assert!(expected.len() >= 100, "{} positions", expected.len());
+    let positions: Vec<&str> = expected.iter().map(|e| e.0).collect();
+    let got = engine_evals_in("phutball", &[("eval", "learned")], &positions);
+    let want: Vec<i32> = expected.iter().map(|e| e.1).collect();
+    assert_eq!(got, want);
+}
+
+/// Forced wins from the self-play data of the shipped Phutball weights (positions its
+/// 2,000-node searches scored as wins), with their distance in moves.
+const PHUTBALL_WINS: [(&str, u32); 8] = [
+    ("15/15/6X8/15/2X3X8/7XO6/10X4/15/13X1/1X13/15/15/15/4X10/15/15/15/15/15/X3X10/15 r", 1),
+    ("15/7X7/10X1O2/7X3X3/X8X5/15/3X6X4/15/15/15/15/15/15/15/15/15/15/15/15/X14/15 r", 1),
+    ("15/15/4X10/15/15/15/4X6X3/15/5X9/15/4X10/4X10/1X13/1X13/X14/2OX11/X4X9/6X8/X4X9/X5X8/15 b", 1),
+    ("15/15/10X1O2/7X3X3/X8X5/15/3X6X4/15/15/15/15/15/15/15/15/15/15/15/15/15/15 r", 2),
+    ("15/15/4X10/15/15/15/4X6X3/15/5X9/15/4X10/4X10/1X13/1X13/X14/2OX11/X4X9/6X8/X4X9/15/15 b", 2),
+    ("15/15/6X8/15/2X12/6OX7/10X4/15/13X1/1X13/15/15/15/4X10/15/15/15/15/15/4X10/15 r", 3),
+    ("15/1X13/7X7/6XX7/7X7/6X8/3O11/15/2X12/4XX9/5X9/7X7/7XX4X1/8X6/9XX4/8X1X4/7X1X5/15/5XX5X2/15/15 r", 3),
+    ("15/15/4X10/15/15/15/4X6X3/15/5X9/15/4X10/4X10/1X13/1X13/X14/2OX11/X14/15/X4X9/15/15 b", 3),
+];
+
+#[test]
+fn phutball_the_learned_evaluation_finds_the_forced_wins() {
+    let mut e = Engine::start(&["--protocol", "ugi"]);
+    e.send("setoption name UCI_Variant value phutball");
+    e.send("setoption name eval value learned");
+    for (fen, moves) in PHUTBALL_WINS {
+        e.send(&format!("position fen {fen}"));
+        e.send("go depth 6");
+        let lines = e.until("bestmove");
+        let last = &lines[lines.len() - 2];
+        assert!(
+            last.contains(&format!(" score mate {moves} ")),
+            "{fen}: {last}"
+        );
+    }
 }

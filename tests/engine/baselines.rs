@@ -272,7 +272,7 @@ fn move_of(g: &dyn AnyGame, player: Player, rng: &mut SmallRng) -> String {
         (Player::Engine(limits), _) => engine_move(g, limits),
         (Player::Random, _) => random_move(g, rng),
         (Player::Greedy, "phutball") => {
-            let game = Phutball;
+            let game = Phutball::default();
             let pos = game
                 .parse_position(&g.position())
                 .expect("engine positions parse");

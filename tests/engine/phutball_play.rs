@@ -52,7 +52,7 @@ fn scores_now(game: &Phutball, position: &str, text: &str) -> Result<(), String>
 
 #[test]
 fn score_in_one_at_depth_1_and_3() {
-    let game = Phutball;
+    let game = Phutball::default();
     let long = SCORE_IN_ONE.iter().filter(|s| s.min_jumps >= 4).count();
     let traps = SCORE_IN_ONE.iter().filter(|s| s.own_goal_trap).count();
     assert!(SCORE_IN_ONE.len() >= 30 && long >= 4 && traps >= 4);
@@ -90,7 +90,7 @@ fn score_in_one_at_depth_1_and_3() {
 
 #[test]
 fn stop_the_threat_at_depth_2() {
-    let game = Phutball;
+    let game = Phutball::default();
     assert!(STOP_THE_THREAT.len() >= 30);
     let mut e = engine();
     let mut failures = Vec::new();
@@ -134,7 +134,7 @@ fn stop_the_threat_at_depth_2() {
 
 #[test]
 fn greedy_baseline_scores_when_it_can() {
-    let game = Phutball;
+    let game = Phutball::default();
     let mut rng = SmallRng::seed_from_u64(1);
     for s in SCORE_IN_ONE.iter() {
         let pos = game.parse_position(s.position).expect("suite position");

@@ -311,7 +311,12 @@ pub fn race_eval(pos: &Pos, me_scores: bool, opp_scores: bool) -> i32 {
     let d = distances(pos, None);
     let dm = exact(me_scores, d[me.index()]) as i32;
     let dop = exact(opp_scores, d[opp.index()]) as i32;
-    // The side to move is half a move ahead in the race.
-    const TEMPO: i32 = 30;
-    100 * (dop - dm) + TEMPO + 8 * progress(pos, me)
+    RACE_STEP * (dop - dm) + TEMPO + PROGRESS * progress(pos, me)
 }
+
+/// What one placement of lead in the race is worth.
+pub const RACE_STEP: i32 = 100;
+/// The side to move is half a move ahead in the race.
+pub const TEMPO: i32 = 30;
+/// What a row of the ball's advance towards one's goal is worth.
+pub const PROGRESS: i32 = 8;

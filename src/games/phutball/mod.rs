@@ -8,6 +8,7 @@
 pub mod board;
 mod chain;
 pub mod eval;
+mod learned;
 pub mod movegen;
 pub mod notation;
 pub mod paths;
@@ -35,6 +36,7 @@ use super::{
     ending, DrawRules, DrawTracker, FastPaths, GameOptions, Notation, Outcome, Reductions,
     RuleError, Rules, SearchHooks, SearchTuning, Side, Terminal,
 };
+use crate::options::{GameOption, Kind};
 use board::{BLUE_SCORES, RED_SCORES};
 pub use movegen::Move;
 pub use position::Pos;
@@ -48,8 +50,28 @@ pub const WIN_NOW: i32 = 19_000;
 /// this many the playout picks among the ones found (so it is uniform only below the cap).
 const PLAYOUT_JUMPS: usize = 2_000;
 
-#[derive(Clone, Debug, Default)]
-pub struct Phutball;
+/// The game, with its evaluation (`eval`: the hand-written race measure or the learned one,
+/// whose weights `eval_file` may load from a file).
+#[derive(Clone, Debug)]
+pub struct Phutball {
+    learned: bool,
+    /// Where `weights` came from: a file, or `builtin` (the shipped ones).
+    eval_file: String,
+    weights: learned::LearnedWeights,
+}
+
+impl Default for Phutball {
+    fn default() -> Self {
+        Phutball {
+            learned: false,
+            eval_file: "builtin".to_string(),
+            weights: learned::LearnedWeights::built_in(),
+        }
+    }
+}
+
+/// The choices of the `eval` option.
+const EVALS: &[&str] = &["classic", "learned"];
 
 impl Phutball {
     /// A ball move that scores for the side to move now, if there is one (exhaustive).
@@ -147,6 +169,9 @@ impl SearchHooks for Phutball {
         match tactics::eval_facts(pos) {
             (true, _, _) => WIN_NOW,
             (false, true, false) => -WIN_NOW,
+            (false, threatened, _) if self.learned => {
+                learned::evaluate(pos, threatened, &self.weights)
+            }
             (false, threatened, _) => eval::race_eval(pos, false, threatened),
         }
     }
@@ -250,7 +275,52 @@ impl FastPaths for Phutball {
     }
 }
 
-impl GameOptions for Phutball {}
+impl GameOptions for Phutball {
+    fn set_option(&mut self, name: &str, value: &str) -> Result<bool, RuleError> {
+        match name.trim().to_ascii_lowercase().as_str() {
+            "eval" => {
+                self.learned = match value.trim().to_ascii_lowercase().as_str() {
+                    "classic" => false,
+                    "learned" => true,
+                    other => {
+                        return Err(RuleError::Option(format!(
+                            "eval takes classic or learned, not '{other}'"
+                        )))
+                    }
+                }
+            }
+            "eval_file" => {
+                self.weights = learned::load(value.trim())?;
+                self.eval_file = value.trim().to_string();
+            }
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+    fn options(&self) -> Vec<GameOption> {
+        vec![
+            GameOption::new("eval", Kind::Combo(EVALS), EVALS[self.learned as usize]),
+            GameOption::new("eval_file", Kind::String, &self.eval_file),
+        ]
+    }
+}
 
-/// Not tunable: the evaluation is not a weighted sum of terms.
-impl super::Tunable for Phutball {}
+/// Not tunable by `tetrad features` (the hand-written evaluation is not a weighted sum of
+/// terms), but it has a learned evaluation.
+impl super::Tunable for Phutball {
+    fn learned_size(&self) -> usize {
+        learned::SIZE
+    }
+    /// None where the evaluation is a fixed score (the side to move scores now, or is
+    /// threatened with nothing to stop it).
+    fn learned_inputs(&self, pos: &Pos, out: &mut Vec<(u32, i32)>) {
+        if let (false, threatened, stoppable) = tactics::eval_facts(pos) {
+            if !threatened || stoppable {
+                learned::inputs(pos, threatened, out);
+            }
+        }
+    }
+    fn learned_start(&self) -> Vec<i32> {
+        learned::start()
+    }
+}

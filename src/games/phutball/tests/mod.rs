@@ -22,7 +22,7 @@ mod tools;
 const START: &str = "15/15/15/15/15/15/15/15/15/15/7O7/15/15/15/15/15/15/15/15/15/15 r";
 
 fn g() -> Phutball {
-    Phutball
+    Phutball::default()
 }
 
 /// A position from a ball point, men points and side, e.g. `pos("h10", "h11 h13", 'r')`.
