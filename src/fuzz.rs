@@ -127,13 +127,17 @@ pub fn protocol(data: &[u8]) {
     }
 }
 
-/// Runs the protocol target over a session of each dialect in every game, searching and
-/// counting, so that what the engine makes once per process (the game registry and its option
-/// lists, the reduction table, learned weights) is made. AFL's persistent mode runs many inputs
-/// per process, and an input that ran first would cover that one-time code too (hundreds of
-/// edges): call this before the fuzzing loop so that an input covers the same code wherever it
-/// comes.
+/// Plays a game of every kind from the start and runs the protocol target over a session of
+/// each dialect in every game, searching and counting, so that what the engine makes once per
+/// process or thread (the game registry and its option lists, the reduction table, learned
+/// weights, the move lists the games keep per thread at the size they grow to) is made. AFL's
+/// persistent mode runs many inputs per process, and an input that ran first would cover that
+/// one-time code too (hundreds of edges): the targets call this before the fuzzing loop so that
+/// an input covers the same code wherever it comes.
 pub fn warm_up() {
+    for kind in GameKind::ALL {
+        kind.visit(WarmUp);
+    }
     for name in Session::new().game_names() {
         let gtp = format!(
             "\u{1}list_commands\nset_game {name}\nshowboard\ngenmove\nperft 2\nlegal_moves_json\n"
@@ -143,6 +147,31 @@ pub fn warm_up() {
         );
         protocol(gtp.as_bytes());
         protocol(ugi.as_bytes());
+    }
+}
+
+struct WarmUp;
+
+impl GameVisitor for WarmUp {
+    type Output = ();
+    fn visit<G: Game>(self, game: G) {
+        let mut pos = game.start();
+        let mut moves = Vec::new();
+        for ply in 0..MAX_MOVES {
+            if game.terminal(&pos).is_some() {
+                break;
+            }
+            moves.clear();
+            game.legal_moves(&pos, &mut moves);
+            let Some(&mv) = moves.get(ply * 7 % moves.len().max(1)) else {
+                break;
+            };
+            for &m in &moves {
+                let _ = game.parse_move(&pos, &game.format_move(&pos, m));
+            }
+            pos = game.make(&pos, mv);
+            round_trip(&game, &pos);
+        }
     }
 }
 
