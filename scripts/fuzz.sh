@@ -17,8 +17,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 TARGETS=(game_text protocol pods_data)
 # AFL's own checks of the host (CPU scaling, core dumps piped to a handler) do not affect
-# what it finds, and containers often cannot change them.
-export AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_NO_UI=1
+# what it finds, and containers often cannot change them. No binding to a core of its own: on
+# a shared machine a free one is seldom there, and AFL then refuses to start.
+export AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_NO_UI=1 AFL_NO_AFFINITY=1
 
 build() { (cd fuzz && cargo afl build --release); }
 

@@ -128,7 +128,7 @@ pub trait AnyGame: Send {
     fn options(&self) -> Vec<GameOption>;
     /// Frees the table, then makes a new, empty one of that size, allocated when
     /// [`AnyGame::prepare_hash`] is called (or by the first search): old and new never overlap.
-    fn set_hash_mib(&mut self, mib: usize);
+    fn set_hash_kib(&mut self, kib: usize);
     /// Allocates the table now if it is not yet (a search should not pay for it).
     fn prepare_hash(&mut self) -> Result<(), AllocError>;
     fn hash_ready(&self) -> bool;
@@ -414,10 +414,10 @@ impl<G: Game> AnyGame for GameState<G> {
     fn options(&self) -> Vec<GameOption> {
         self.game.options()
     }
-    fn set_hash_mib(&mut self, mib: usize) {
+    fn set_hash_kib(&mut self, kib: usize) {
         // Dropped before the new one is made; a search holding it has ended (commands that
         // set options wait for searches).
-        *self.table() = Table::new(mib);
+        *self.table() = Table::with_kib(kib);
     }
     fn prepare_hash(&mut self) -> Result<(), AllocError> {
         self.table().try_allocate()

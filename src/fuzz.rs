@@ -127,6 +127,54 @@ pub fn protocol(data: &[u8]) {
     }
 }
 
+/// Plays a game of every kind from the start and runs the protocol target over a session of
+/// each dialect in every game, searching and counting, so that what the engine makes once per
+/// process or thread (the game registry and its option lists, the reduction table, learned
+/// weights, the move lists the games keep per thread at the size they grow to) is made. AFL's
+/// persistent mode runs many inputs per process, and an input that ran first would cover that
+/// one-time code too (hundreds of edges): the targets call this before the fuzzing loop so that
+/// an input covers the same code wherever it comes.
+pub fn warm_up() {
+    for kind in GameKind::ALL {
+        kind.visit(WarmUp);
+    }
+    for name in Session::new().game_names() {
+        let gtp = format!(
+            "\u{1}list_commands\nset_game {name}\nshowboard\ngenmove\nperft 2\nlegal_moves_json\n"
+        );
+        let ugi = format!(
+            "\u{2}uci\nsetoption name UCI_Variant value {name}\nisready\nposition startpos\ngo nodes 250\nd\n"
+        );
+        protocol(gtp.as_bytes());
+        protocol(ugi.as_bytes());
+    }
+}
+
+struct WarmUp;
+
+impl GameVisitor for WarmUp {
+    type Output = ();
+    fn visit<G: Game>(self, game: G) {
+        let mut pos = game.start();
+        let mut moves = Vec::new();
+        for ply in 0..MAX_MOVES {
+            if game.terminal(&pos).is_some() {
+                break;
+            }
+            moves.clear();
+            game.legal_moves(&pos, &mut moves);
+            let Some(&mv) = moves.get(ply * 7 % moves.len().max(1)) else {
+                break;
+            };
+            for &m in &moves {
+                let _ = game.parse_move(&pos, &game.format_move(&pos, m));
+            }
+            pos = game.make(&pos, mv);
+            round_trip(&game, &pos);
+        }
+    }
+}
+
 /// A search or perft that panicked is answered as an internal error (GTP `? internal error:
 /// ...`, UGI `info string error: internal error: ...`) and the engine goes on: right for a user,
 /// but a bug all the same, which the fuzzer must see. No error message starts with the text of
@@ -144,13 +192,14 @@ fn check_no_internal_error(out: &str) {
 
 /// What one command of a fuzz input may cost: deep enough to exercise the search and perft
 /// paths, small enough that an input stays in the milliseconds. Counted, not timed (a time
-/// limit made the same input cover different code from run to run), with a table of 1 MiB
-/// (allocating and zeroing the 16 MiB default, or the 4 GiB an input may ask for, cost more than
-/// the search) and one thread (helpers search in a timing-dependent order).
+/// limit made the same input cover different code from run to run), with a table of 16 KiB
+/// (1,024 slots, plenty for 250 nodes: allocating and zeroing even the least `Hash`, 1 MiB, was
+/// a fifth of an input's instructions, and the 4 GiB an input may ask for far more than the
+/// search) and one thread (helpers search in a timing-dependent order).
 pub const FUZZ_CAP: Caps = Caps {
     nodes: Some(250),
     perft_depth: Some(2),
-    hash_mib: Some(1),
+    hash_kib: Some(16),
     threads: Some(1),
     untimed: true,
     sequential: true,
@@ -236,6 +285,16 @@ mod tests {
     }
 
     #[test]
+    fn the_warm_up_searches_every_game_in_both_dialects_without_a_finding() {
+        warm_up();
+        let pods = capped_run(
+            Dialect::Ugi,
+            "uci\nsetoption name UCI_Variant value pods\nisready\nposition startpos\ngo nodes 250\n",
+        );
+        assert!(pods.contains("bestmove "), "{pods}");
+    }
+
+    #[test]
     fn under_the_fuzz_caps_no_option_or_limit_buys_more_work() {
         let mut s = Session::new().with_caps(FUZZ_CAP);
         for (name, value) in [
@@ -245,7 +304,11 @@ mod tests {
         ] {
             s.set_option(name, value).expect("a valid option value");
         }
-        assert_eq!((s.table_mib(), s.search_threads()), (1, 1));
+        assert_eq!(s.options.hash_mib, 4096, "the option as set");
+        assert_eq!(
+            (s.table_kib(s.options.hash_mib), s.search_threads()),
+            (16, 1)
+        );
         s.set_game("pods").expect("pods");
         let solver = s
             .option_list()

@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet};
 
 use super::{Hand, MoveInput, Picture};
 
@@ -271,8 +271,9 @@ pub fn legal_moves(moves: &[(String, MoveInput)]) -> String {
     fn key(m: &MoveInput) -> (Option<&str>, &[String]) {
         (m.piece.as_deref(), &m.points)
     }
-    let mut count: HashMap<(Option<&str>, &[String]), usize> = HashMap::new();
-    let mut prefixes: HashSet<(Option<&str>, &[String])> = HashSet::new();
+    // Ordered, not hashed: the same work on every run, whatever the process's hash keys.
+    let mut count: BTreeMap<(Option<&str>, &[String]), usize> = BTreeMap::new();
+    let mut prefixes: BTreeSet<(Option<&str>, &[String])> = BTreeSet::new();
     for (_, m) in moves.iter().filter(|(_, m)| !m.points.is_empty()) {
         *count.entry(key(m)).or_default() += 1;
         for k in 1..m.points.len() {

@@ -190,8 +190,16 @@ impl<G: Game> Searcher<'_, G> {
             self.superseded = true;
         } else if self.nodes >= self.next_check {
             self.publish();
+            // With no deadline the clock is not read: spacing the checks by the time nodes took
+            // would make the path the search takes depend on the machine's speed. The spacing
+            // grows as it does for fast nodes.
+            let Some(hard) = self.deadlines.hard else {
+                self.check_every = (self.check_every * 2).min(CLOCK_CHECK_MAX);
+                self.next_check = self.nodes + self.check_every;
+                return self.aborted;
+            };
             let now = Instant::now();
-            if bounded && self.deadlines.hard.is_some_and(|hard| now >= hard) && !self.pondering() {
+            if bounded && now >= hard && !self.pondering() {
                 self.aborted = true;
             }
             let per_node = now.duration_since(self.last_check) / self.check_every as u32;

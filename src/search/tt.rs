@@ -178,8 +178,15 @@ impl<M> Table<M> {
 impl<M: Hash> Table<M> {
     /// A table using at most about `mib` MiB (at least one slot).
     pub fn new(mib: usize) -> Table<M> {
+        Table::with_kib(mib.saturating_mul(1024))
+    }
+
+    /// A table using at most about `kib` KiB (at least one slot): below the `Hash` option's
+    /// 1 MiB only for a harness whose searches are a few hundred nodes (the fuzz caps), where
+    /// making a MiB per input cost more than the search.
+    pub fn with_kib(kib: usize) -> Table<M> {
         let entry = std::mem::size_of::<Slot>();
-        let wanted = (mib.max(1) * 1024 * 1024) / entry;
+        let wanted = kib.max(1).saturating_mul(1024) / entry;
         // Power of two so the index is a mask.
         let mut n = 1usize;
         while n * 2 <= wanted {
@@ -328,6 +335,16 @@ mod tests {
         assert_eq!(t.probe(42).and_then(|e| e.mv), Some(MoveCode::of(&7u16)));
         t.clear();
         assert!(t.probe(42).is_none());
+    }
+
+    #[test]
+    fn a_table_can_be_sized_in_kib() {
+        let mut t: Table<u16> = Table::with_kib(16);
+        assert_eq!((t.capacity, t.mib()), (1024, 1));
+        t.new_search();
+        t.store(42, Some(&7), 10, 3, Bound::Exact);
+        assert_eq!(t.probe(42).map(|e| e.score), Some(10));
+        assert_eq!(Table::<u16>::with_kib(0).capacity, 64, "at least a KiB");
     }
 
     #[test]

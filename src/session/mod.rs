@@ -137,7 +137,8 @@ impl Session {
     pub fn with_caps(mut self, caps: Caps) -> Session {
         self.caps = caps;
         self.worker.sequential = caps.sequential;
-        self.game.set_hash_mib(self.table_mib());
+        self.game
+            .set_hash_kib(self.table_kib(self.options.hash_mib));
         for &(name, max) in caps.game_options {
             let value = max.to_string();
             // Replayed on every game switch, like an option the user set.
@@ -164,7 +165,7 @@ impl Session {
     /// `hash` option's value; 0 when not even 1 MiB does (searches then go without one).
     fn fallback_hash(&mut self, mut mib: usize) -> usize {
         while mib >= 1 {
-            self.game.set_hash_mib(mib);
+            self.game.set_hash_kib(self.table_kib(mib));
             if self.game.prepare_hash().is_ok() {
                 self.options.hash_mib = mib;
                 return mib;
@@ -224,8 +225,7 @@ impl Session {
         let old = self.options.hash_mib;
         let ready = self.game.hash_ready();
         // The fuzz target's caps bound the table whatever the option says.
-        self.game
-            .set_hash_mib(self.caps.hash_mib.map_or(mib, |cap| cap.min(mib)));
+        self.game.set_hash_kib(self.table_kib(mib));
         if !ready {
             self.options.hash_mib = mib;
             return Ok(());

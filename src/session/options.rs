@@ -281,9 +281,9 @@ pub struct Caps {
     pub nodes: Option<u64>,
     /// Deeper perft is counted to this depth.
     pub perft_depth: Option<u32>,
-    /// The table takes at most this many MiB, whatever `Hash` says: allocating and zeroing a
-    /// large one costs more than the work it is for.
-    pub hash_mib: Option<usize>,
+    /// The table takes at most this many KiB, whatever `Hash` says (whose least is 1 MiB):
+    /// allocating and zeroing a large one costs more than the work it is for.
+    pub hash_kib: Option<usize>,
     /// Searches run on at most this many threads (one: no helper whose timing changes the
     /// search).
     pub threads: Option<usize>,
@@ -461,9 +461,10 @@ impl Session {
         }
     }
 
-    /// The size of the table to use: `Hash`, under the cap.
-    pub fn table_mib(&self) -> usize {
-        min_limit(Some(self.options.hash_mib), self.caps.hash_mib).unwrap_or(self.options.hash_mib)
+    /// The size in KiB of the table to use for a `Hash` of `mib` MiB, under the cap.
+    pub fn table_kib(&self, mib: usize) -> usize {
+        let kib = mib.saturating_mul(1024);
+        self.caps.hash_kib.map_or(kib, |cap| cap.min(kib))
     }
 
     /// The search threads to use: `Threads`, under the cap.

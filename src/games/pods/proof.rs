@@ -7,6 +7,12 @@
 //! solver's own.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, DefaultHasher};
+
+/// Fixed keys, not the per-thread random ones of `RandomState`: the map's probing then does the
+/// same for the same positions on every run (the fuzz targets need that; the keys are Zobrist
+/// hashes, which no input chooses).
+type FactMap = HashMap<u64, Facts, BuildHasherDefault<DefaultHasher>>;
 
 use super::board::POINTS;
 use super::movegen::PodsMove;
@@ -60,7 +66,7 @@ const UNKNOWN: Facts = Facts {
 
 struct Distance<'s, 'a> {
     s: &'s mut Solver<'a>,
-    facts: HashMap<u64, Facts>,
+    facts: FactMap,
 }
 
 /// Points still empty: every standard move fills one, so the game ends within this many plies.
@@ -293,7 +299,7 @@ pub fn prove_with_table(
     s.limit = s.stats.nodes.saturating_add(budget);
     let mut d = Distance {
         s: &mut s,
-        facts: HashMap::new(),
+        facts: FactMap::default(),
     };
     let proof = d
         .distance(pos, win)
