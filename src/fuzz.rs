@@ -193,17 +193,17 @@ fn check_no_internal_error(out: &str) {
 /// What one command of a fuzz input may cost: deep enough to exercise the search and perft
 /// paths, small enough that an input stays in the milliseconds. Counted, not timed (a time
 /// limit made the same input cover different code from run to run), with a table of 16 KiB
-/// (1,024 slots, plenty for 250 nodes: allocating and zeroing even the least `Hash`, 1 MiB, was
+/// (1,024 slots, plenty for 100 nodes: allocating and zeroing even the least `Hash`, 1 MiB, was
 /// a fifth of an input's instructions, and the 4 GiB an input may ask for far more than the
 /// search) and one thread (helpers search in a timing-dependent order).
 pub const FUZZ_CAP: Caps = Caps {
-    nodes: Some(250),
+    nodes: Some(100),
     perft_depth: Some(2),
     hash_kib: Some(16),
     threads: Some(1),
     untimed: true,
     sequential: true,
-    game_options: &[("pods_solver_nodes", 250)],
+    game_options: &[("pods_solver_nodes", 100)],
 };
 
 /// The commands that search or count (Pods first runs its bounded root solver): what an input
@@ -314,7 +314,7 @@ mod tests {
             .option_list()
             .into_iter()
             .find(|o| o.gtp == "pods_solver_nodes");
-        assert_eq!(solver.map(|o| o.value), Some("250".to_string()));
+        assert_eq!(solver.map(|o| o.value), Some("100".to_string()));
         let asked = Limits {
             depth: Some(100),
             nodes: Some(u64::MAX),
