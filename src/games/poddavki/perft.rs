@@ -157,15 +157,15 @@ impl Walk<'_> {
     /// Jumps of a man on `cur`; returns whether there was any.
     fn man(&mut self, cur: B, captured: B) -> bool {
         let avail = self.opp & !captured;
-        let mut any = false;
-        for d in DIRS {
-            let mid = sh(cur, d);
-            let land = sh(mid, d);
-            if mid & avail == 0 || land & self.empty == 0 {
+        let lands = DIRS.map(|d| sh(sh(cur, d) & avail, d) & self.empty);
+        if lands[0] | lands[1] | lands[2] | lands[3] == 0 {
+            return false;
+        }
+        for (&land, &d) in lands.iter().zip(&DIRS) {
+            if land == 0 {
                 continue;
             }
-            any = true;
-            let cap = captured | mid;
+            let cap = captured | sh(land, -d);
             // Crowned mid-capture: it goes on as a king in the same move.
             if land & self.promo != 0 {
                 if !self.king(land, cap) {
@@ -175,7 +175,7 @@ impl Walk<'_> {
                 self.emit(land, cap, false);
             }
         }
-        any
+        true
     }
 
     /// Jumps of a king on `cur`; returns whether there was any.
@@ -425,19 +425,22 @@ fn man_chains<S: Side>(b: &Board, complex: &[B; 4], empty: B) -> Option<u64> {
 /// Number of ways a man on `cur`, having taken `taken` pieces, ends its capture (1 if it cannot
 /// go on); `avail` are the pieces it can still take, `empty` counts its start square as empty.
 fn man_chain<S: Side>(cur: B, avail: B, empty: B, taken: u32) -> Option<u64> {
-    let mut n = 0;
-    for d in DIRS {
-        let mid = sh(cur, d);
-        let land = sh(mid, d);
-        if mid & avail == 0 || land & empty == 0 {
-            continue;
-        }
-        if taken == 3 || land & S::PROMO != 0 {
-            return None;
-        }
-        n += man_chain::<S>(land, avail & !mid, empty, taken + 1)?;
+    // Every direction's landing square at once: one branch for "none", the usual end.
+    let lands = DIRS.map(|d| sh(sh(cur, d) & avail, d) & empty);
+    let all = lands[0] | lands[1] | lands[2] | lands[3];
+    if all == 0 {
+        return Some(1);
     }
-    Some(n.max(1))
+    if taken == 3 || all & S::PROMO != 0 {
+        return None;
+    }
+    let mut n = 0;
+    for (&land, &d) in lands.iter().zip(&DIRS) {
+        if land != 0 {
+            n += man_chain::<S>(land, avail & !sh(land, -d), empty, taken + 1)?;
+        }
+    }
+    Some(n)
 }
 
 /// The squares a king on `k` can move to quietly.
