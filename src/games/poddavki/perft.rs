@@ -370,13 +370,16 @@ fn count_slow<S: Side>(b: &Board, from: &[B; 4], scratch: &mut Vec<Capture>) -> 
             j.complex[i] = goes_on;
             complex |= goes_on;
         }
-        if kings == 0 {
-            if complex == 0 {
-                return n;
-            }
-            if let Some(chains) = man_chains::<S>(b, &j.complex, empty) {
+        if complex == 0 && kings == 0 {
+            return n;
+        }
+        if let Some(chains) = man_chains::<S>(b, &j.complex, empty) {
+            if kings == 0 {
                 return n + chains;
             }
+            // Only the kings' captures are left to walk.
+            n += chains;
+            j.complex = [0; 4];
         }
     } else if kings != 0 {
         j.any = kings_capture::<S>(b, empty, b.theirs::<S>());
