@@ -157,15 +157,15 @@ impl Walk<'_> {
     /// Jumps of a man on `cur`; returns whether there was any.
     fn man(&mut self, cur: B, captured: B) -> bool {
         let avail = self.opp & !captured;
-        let mut any = false;
-        for d in DIRS {
-            let mid = sh(cur, d);
-            let land = sh(mid, d);
-            if mid & avail == 0 || land & self.empty == 0 {
+        let lands = DIRS.map(|d| sh(sh(cur, d) & avail, d) & self.empty);
+        if lands[0] | lands[1] | lands[2] | lands[3] == 0 {
+            return false;
+        }
+        for (&land, &d) in lands.iter().zip(&DIRS) {
+            if land == 0 {
                 continue;
             }
-            any = true;
-            let cap = captured | mid;
+            let cap = captured | sh(land, -d);
             // Crowned mid-capture: it goes on as a king in the same move.
             if land & self.promo != 0 {
                 if !self.king(land, cap) {
@@ -175,7 +175,7 @@ impl Walk<'_> {
                 self.emit(land, cap, false);
             }
         }
-        any
+        true
     }
 
     /// Jumps of a king on `cur`; returns whether there was any.
@@ -344,35 +344,106 @@ fn count<S: Side>(b: &Board, scratch: &mut Vec<Capture>) -> u64 {
         let [f1, f2] = S::FORWARD;
         return ((sh(men, f1) & empty).count_ones() + (sh(men, f2) & empty).count_ones()) as u64;
     }
-    count_slow::<S>(b, scratch)
+    count_slow::<S>(b, &from, scratch)
 }
 
-/// [`count`] with captures or kings.
+/// [`count`] with captures or kings; `from` as in [`jumps`].
 #[inline(never)]
-fn count_slow<S: Side>(b: &Board, scratch: &mut Vec<Capture>) -> u64 {
-    let j = jumps::<S>(b);
-    if j.any {
-        let mut n = j.simple.iter().map(|s| s.count_ones()).sum::<u32>() as u64;
-        if j.complex.iter().any(|&c| c != 0) || b.mine::<S>() & b.kings != 0 {
-            let base = scratch.len();
-            walk_captures::<S>(b, &j, scratch);
-            n += (scratch.len() - base) as u64;
-            scratch.truncate(base);
-        }
-        return n;
-    }
+fn count_slow<S: Side>(b: &Board, from: &[B; 4], scratch: &mut Vec<Capture>) -> u64 {
     let empty = b.empty();
     let mine = b.mine::<S>();
     let men = mine & !b.kings;
+    let kings = mine & b.kings;
+    let can = from[0] | from[1] | from[2] | from[3];
+    let mut j = Jumps {
+        simple: [0; 4],
+        complex: [0; 4],
+        any: men & can != 0,
+    };
+    let mut n = 0;
+    if j.any {
+        let mut complex = 0;
+        for (i, &d) in DIRS.iter().enumerate() {
+            let land = sh(sh(men & from[i], d), d);
+            let goes_on = land & (can | S::PROMO);
+            n += (land ^ goes_on).count_ones() as u64;
+            j.complex[i] = goes_on;
+            complex |= goes_on;
+        }
+        if complex == 0 && kings == 0 {
+            return n;
+        }
+        if let Some(chains) = man_chains::<S>(b, &j.complex, empty) {
+            if kings == 0 {
+                return n + chains;
+            }
+            // Only the kings' captures are left to walk.
+            n += chains;
+            j.complex = [0; 4];
+        }
+    } else if kings != 0 {
+        j.any = kings_capture::<S>(b, empty, b.theirs::<S>());
+    }
+    if j.any {
+        let base = scratch.len();
+        walk_captures::<S>(b, &j, scratch);
+        n += (scratch.len() - base) as u64;
+        scratch.truncate(base);
+        return n;
+    }
     let [f1, f2] = S::FORWARD;
     let mut n = (sh(men, f1) & empty).count_ones() + (sh(men, f2) & empty).count_ones();
-    let mut kings = mine & b.kings;
+    let mut kings = kings;
     while kings != 0 {
         let k = kings & kings.wrapping_neg();
         kings ^= k;
         n += king_reach(k, empty).count_ones();
     }
     n as u64
+}
+
+/// Number of men's captures that begin with the first jumps of `complex` (landing squares per
+/// direction, see [`Jumps`]), counted without a move list; `None` where a man crowns or takes a
+/// fourth piece. Below four pieces taken no two paths can be one move: two paths taking the
+/// same pieces from the same square to the same square need a cycle of jumps, four at least.
+#[inline(never)]
+fn man_chains<S: Side>(b: &Board, complex: &[B; 4], empty: B) -> Option<u64> {
+    let opp = b.theirs::<S>();
+    let mut n = 0;
+    for (&lands, &d) in complex.iter().zip(&DIRS) {
+        if lands & S::PROMO != 0 {
+            return None;
+        }
+        let mut rest = lands;
+        while rest != 0 {
+            let land = rest & rest.wrapping_neg();
+            rest ^= land;
+            let mid = sh(land, -d);
+            n += man_chain::<S>(land, opp & !mid, empty | sh(mid, -d), 1)?;
+        }
+    }
+    Some(n)
+}
+
+/// Number of ways a man on `cur`, having taken `taken` pieces, ends its capture (1 if it cannot
+/// go on); `avail` are the pieces it can still take, `empty` counts its start square as empty.
+fn man_chain<S: Side>(cur: B, avail: B, empty: B, taken: u32) -> Option<u64> {
+    // Every direction's landing square at once: one branch for "none", the usual end.
+    let lands = DIRS.map(|d| sh(sh(cur, d) & avail, d) & empty);
+    let all = lands[0] | lands[1] | lands[2] | lands[3];
+    if all == 0 {
+        return Some(1);
+    }
+    if taken == 3 || all & S::PROMO != 0 {
+        return None;
+    }
+    let mut n = 0;
+    for (&land, &d) in lands.iter().zip(&DIRS) {
+        if land != 0 {
+            n += man_chain::<S>(land, avail & !sh(land, -d), empty, taken + 1)?;
+        }
+    }
+    Some(n)
 }
 
 /// The squares a king on `k` can move to quietly.
@@ -428,6 +499,16 @@ fn node<S: Side>(b: &Board, depth: u32, scratch: &mut Vec<Capture>) -> u64 {
         return n;
     }
     let empty = b.empty();
+    if depth == 2 && b.kings == 0 {
+        return quiet_men_children::<S>(b, empty, scratch);
+    }
+    quiet_children::<S>(b, depth, empty, scratch)
+}
+
+/// Leaf count of a node without captures, its quiet moves made one by one.
+fn quiet_children<S: Side>(b: &Board, depth: u32, empty: B, scratch: &mut Vec<Capture>) -> u64 {
+    let next = |c: &Board, scratch: &mut Vec<Capture>| child::<S::Other>(c, depth - 1, scratch);
+    let mut n = 0;
     let mine = b.mine::<S>();
     let men = mine & !b.kings;
     for d in S::FORWARD {
@@ -450,6 +531,55 @@ fn node<S: Side>(b: &Board, depth: u32, scratch: &mut Vec<Capture>) -> u64 {
             let to = targets & targets.wrapping_neg();
             targets ^= to;
             n += next(&b.after::<S>(k, to, 0, true), scratch);
+        }
+    }
+    n
+}
+
+/// Leaf count two plies ahead of a node without captures nor kings, most children counted without
+/// being made.
+///
+/// A man's quiet step from `f` to `t` changes the opponent's quiet moves only around those two
+/// squares: it has the parent's count, plus its men that can step to `f`, less those that could
+/// step to `t`. Where the opponent cannot capture in the parent, the step gives it a capture
+/// only over `t` or onto `f`: such children (and all of them, where it can already capture) are
+/// made and counted one by one.
+#[inline(always)]
+fn quiet_men_children<S: Side>(b: &Board, empty: B, scratch: &mut Vec<Capture>) -> u64 {
+    let mine = b.mine::<S>();
+    let theirs = b.theirs::<S>();
+    let mut threats = 0;
+    for d in DIRS {
+        threats |= sh(sh(empty, -d) & mine, -d) & theirs;
+    }
+    if threats != 0 {
+        return quiet_children::<S>(b, 2, empty, scratch);
+    }
+    let [g1, g2] = <S::Other as Side>::FORWARD;
+    let steppers = |x: B| (sh(x, -g1) & theirs).count_ones() + (sh(x, -g2) & theirs).count_ones();
+    let base =
+        ((sh(theirs, g1) & empty).count_ones() + (sh(theirs, g2) & empty).count_ones()) as u64;
+    // Squares where a piece of ours could be taken (theirs on one side, empty on the other), and
+    // squares that, once emptied, a man of theirs could land on over one of ours.
+    let mut over = 0;
+    let mut onto = 0;
+    for d in DIRS {
+        over |= sh(theirs, -d) & sh(empty, d);
+        onto |= sh(mine, -d) & sh(theirs, -2 * d);
+    }
+    let mut n = 0;
+    for d in S::FORWARD {
+        let to = sh(mine, d) & empty;
+        // A man of theirs just ahead of `t` takes it, landing on `f`.
+        let made = to & (over | sh(theirs, -d) | sh(onto, d));
+        let counted = to & !made;
+        n += counted.count_ones() as u64 * base + steppers(sh(counted, -d)) as u64
+            - steppers(counted) as u64;
+        let mut rest = made;
+        while rest != 0 {
+            let t = rest & rest.wrapping_neg();
+            rest ^= t;
+            n += count::<S::Other>(&b.after::<S>(sh(t, -d), t, 0, t & S::PROMO != 0), scratch);
         }
     }
     n
