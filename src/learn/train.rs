@@ -7,7 +7,8 @@
 //! game's result and the search's opinion (`lambda` × result + (1 − `lambda`) ×
 //! sigmoid(score / K)), as Scan's and Texel's tuners do. Positions whose side to move must
 //! capture (`is_forcing`), or where the game is over, are skipped: the search never takes their
-//! static evaluation as a score. Every `holdout_every`-th game is held out. Training starts from
+//! static evaluation as a score. So are positions without inputs: the game scores them by a rule
+//! (Diamond's threats), not by the model. Every `holdout_every`-th game is held out. Training starts from
 //! the game's [`Tunable::learned_start`] (its hand-written evaluation). The weights are rounded
 //! to integers, and the losses and the held-out predictions are those of the rounded weights,
 //! exactly what the engine computes. Deterministic for its inputs and seed.
@@ -87,6 +88,8 @@ struct Data {
     samples: Vec<Sample>,
     /// Lines skipped: forcing or finished positions.
     skipped: usize,
+    /// Lines skipped because the position has no inputs (scored by a rule).
+    ruled: usize,
     /// Games (a new one wherever the game number changes from one line to the next).
     games: usize,
     /// The comment lines (each file's provenance, `selfplay`'s command).
@@ -96,6 +99,7 @@ struct Data {
 fn parse_data<G: Game>(game: &G, text: &str) -> Result<Data, TrainError> {
     let mut out = Vec::new();
     let mut skipped = 0;
+    let mut ruled = 0;
     let mut comments = Vec::new();
     let (mut games, mut last) = (0, None);
     for (n, line) in text.lines().enumerate() {
@@ -138,6 +142,10 @@ fn parse_data<G: Game>(game: &G, text: &str) -> Result<Data, TrainError> {
         }
         let mut inputs = Vec::new();
         game.learned_inputs(&pos, &mut inputs);
+        if inputs.is_empty() {
+            ruled += 1;
+            continue;
+        }
         out.push(Sample {
             inputs,
             result,
@@ -149,6 +157,7 @@ fn parse_data<G: Game>(game: &G, text: &str) -> Result<Data, TrainError> {
     Ok(Data {
         samples: out,
         skipped,
+        ruled,
         games,
         comments,
     })
@@ -276,9 +285,15 @@ pub fn train<G: Game>(
     let Data {
         samples,
         skipped,
+        ruled,
         games,
         comments,
     } = parse_data(game, data)?;
+    let ruled = if ruled > 0 {
+        format!(", {ruled} scored by a rule (no inputs)")
+    } else {
+        String::new()
+    };
     let held_out = |sm: &Sample| s.holdout_every > 0 && sm.game.is_multiple_of(s.holdout_every);
     let train: Vec<&Sample> = samples.iter().filter(|x| !held_out(x)).collect();
     let held: Vec<&Sample> = samples.iter().filter(|x| held_out(x)).collect();
@@ -292,7 +307,7 @@ pub fn train<G: Game>(
     let report = vec![
         format!("command: {command}"),
         format!(
-            "data: {} quiet positions of {games} games ({} training, {} held out: every {}th game), {skipped} positions skipped (forcing or over)",
+            "data: {} quiet positions of {games} games ({} training, {} held out: every {}th game), {skipped} positions skipped (forcing or over){ruled}",
             samples.len(),
             train.len(),
             held.len(),
