@@ -1,6 +1,6 @@
 //! The learned-evaluation pipeline through the binary: `tetrad selfplay` → `tetrad train` → the
 //! engine loading the weights (`eval_file`) and evaluating exactly as the trainer predicted; and
-//! the shipped Poddavki, Phutball and Pods weights against the trainer's held-out predictions kept beside them.
+//! the shipped Poddavki, Diamond, Phutball and Pods weights against the trainer's held-out predictions kept beside them.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -34,10 +34,16 @@ fn read(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
-/// The engine's static evaluation of each position under the given game options (UGI `eval`).
+/// The engine's static evaluation of each Poddavki position under the given game options.
 fn engine_evals(options: &[(&str, &str)], positions: &[&str]) -> Vec<i32> {
+    engine_evals_in("poddavki", options, positions)
+}
+
+/// The engine's static evaluation of each position of `game` under the given game options (UGI
+/// `eval`).
+fn engine_evals_in(game: &str, options: &[(&str, &str)], positions: &[&str]) -> Vec<i32> {
     let mut e = Engine::start(&["--protocol", "ugi"]);
-    e.send("setoption name UCI_Variant value poddavki");
+    e.send(&format!("setoption name UCI_Variant value {game}"));
     for (name, value) in options {
         e.send(&format!("setoption name {name} value {value}"));
     }
@@ -172,14 +178,20 @@ fn the_engine_evaluates_as_the_trained_model_predicts() {
 
 #[test]
 fn the_shipped_weights_evaluate_as_their_trainer_predicted() {
-    let dir = Path::new(ROOT).join("src/games/poddavki");
-    let text = read(&dir.join("learned-check.tsv"));
-    let expected = predictions(&text);
-    assert!(expected.len() >= 100, "{} positions", expected.len());
-    let positions: Vec<&str> = expected.iter().map(|e| e.0).collect();
-    let got = engine_evals(&[("eval", "learned")], &positions);
-    let want: Vec<i32> = expected.iter().map(|e| e.1).collect();
-    assert_eq!(got, want);
+    for game in ["poddavki", "diamond"] {
+        let dir = Path::new(ROOT).join("src/games").join(game);
+        let text = read(&dir.join("learned-check.tsv"));
+        let expected = predictions(&text);
+        assert!(
+            expected.len() >= 100,
+            "{game}: {} positions",
+            expected.len()
+        );
+        let positions: Vec<&str> = expected.iter().map(|e| e.0).collect();
+        let got = engine_evals_in(game, &[("eval", "learned")], &positions);
+        let want: Vec<i32> = expected.iter().map(|e| e.1).collect();
+        assert_eq!(got, want, "{game}");
+    }
 }
 
 #[test]
@@ -230,29 +242,6 @@ fn the_learned_evaluation_finds_the_forced_wins() {
             "{fen}: {last}"
         );
     }
-}
-
-/// The engine's static evaluation of each position in `variant` under the given game options.
-fn engine_evals_in(variant: &str, options: &[(&str, &str)], positions: &[&str]) -> Vec<i32> {
-    let mut e = Engine::start(&["--protocol", "ugi"]);
-    e.send(&format!("setoption name UCI_Variant value {variant}"));
-    for (name, value) in options {
-        e.send(&format!("setoption name {name} value {value}"));
-    }
-    positions
-        .iter()
-        .map(|p| {
-            e.send(&format!("position fen {p}"));
-            e.send("eval");
-            let lines = e.until("Total evaluation:");
-            let last = lines.last().expect("a line");
-            assert!(lines.iter().all(|l| !l.contains("error")), "{p}: {lines:?}");
-            last.split_whitespace()
-                .nth(2)
-                .and_then(|v| v.parse().ok())
-                .unwrap_or_else(|| panic!("{p}: {last}"))
-        })
-        .collect()
 }
 
 #[test]
@@ -423,6 +412,61 @@ fn phutball_the_learned_evaluation_finds_the_forced_wins() {
     for (fen, moves) in PHUTBALL_WINS {
         e.send(&format!("position fen {fen}"));
         e.send("go depth 6");
+        let lines = e.until("bestmove");
+        let last = &lines[lines.len() - 2];
+        assert!(
+            last.contains(&format!(" score mate {moves} ")),
+            "{fen}: {last}"
+        );
+    }
+}
+
+/// Diamond's forced wins from the self-play data of its shipped weights (positions the
+/// 3,000-node searches scored as mates), with their distance in moves: wins in one, two, three.
+const DIAMOND_WINS: [(&str, u32); 9] = [
+    (
+        "7/5W2/1WW3B1/1W4N1/1BWN1W2/2BN1BN1/NB1BNNB1/B1NB1B1 w 0 0 8",
+        1,
+    ),
+    ("7/8/4W1W1/3BNWW1/BBNNBNNB/1N1N3B/1B2WNN1/3WB1B w 0 0 2", 1),
+    (
+        "B6/2B2B2/WB6/1BN3WB/W2B2B1/1WB1WWNW/1BW1W1W1/2W3B w 0 0 4",
+        1,
+    ),
+    (
+        "W6/WN2W2W/2N1WWN1/2NB4/1N2NNWN/3NN3/2B1W1N1/1BB1W2 w 0 0 7",
+        2,
+    ),
+    (
+        "5B1/3B1W1W/3WBB2/2WNBN1B/4N1BN/1B3N2/3WWWBW/4WN1 w 0 0 3",
+        2,
+    ),
+    (
+        "7/2BB1WW1/NWB1N3/B1N2B2/2N1BN2/W1BNB3/1BNW2W1/3W1B1 b 0 0 3",
+        2,
+    ),
+    (
+        "B3B2/1W3NWW/3B1B2/1N2BN2/1BB2NWN/1WW3W1/1B1BB3/1W1W3 b 0 0 1",
+        3,
+    ),
+    (
+        "4W2/5WW1/2B1WN1B/1B1WW1BW/NB4B1/B1N1W3/W1B2BB1/4BN1 w 0 0 0",
+        3,
+    ),
+    (
+        "B6/BN1W4/2B2W2/WW1N2BB/3WN3/1N1NBNB1/1BWN2B1/W1W4 b 0 0 5",
+        3,
+    ),
+];
+
+#[test]
+fn diamonds_learned_evaluation_finds_the_forced_wins() {
+    let mut e = Engine::start(&["--protocol", "ugi"]);
+    e.send("setoption name UCI_Variant value diamond");
+    e.send("setoption name eval value learned");
+    for (fen, moves) in DIAMOND_WINS {
+        e.send(&format!("position fen {fen}"));
+        e.send("go depth 8");
         let lines = e.until("bestmove");
         let last = &lines[lines.len() - 2];
         assert!(

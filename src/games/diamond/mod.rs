@@ -3,6 +3,7 @@
 
 mod board;
 mod eval;
+mod learned;
 mod movegen;
 mod notation;
 mod picture;
@@ -26,12 +27,55 @@ use super::{
     DrawRules, FastPaths, GameOptions, Notation, Outcome, RuleError, Rules, SearchHooks,
     SearchTuning, Side, Terminal,
 };
+use crate::options::{GameOption, Kind};
 
 pub use movegen::Move;
 pub use position::Pos;
 
-#[derive(Clone, Debug, Default)]
-pub struct Diamond;
+/// The game with its evaluation (`eval`: the hand-written one or the learned one, whose
+/// weights `eval_file` may load from a file).
+#[derive(Clone, Debug)]
+pub struct Diamond {
+    learned: bool,
+    /// Loaded from the file `eval_file` names; `None`: the shipped ones (`builtin`).
+    weights: Option<(String, learned::LearnedWeights)>,
+}
+
+/// The game with its default options, usable as a value as when the game had none.
+#[allow(non_upper_case_globals)]
+pub const Diamond: Diamond = Diamond {
+    learned: false,
+    weights: None,
+};
+
+impl Default for Diamond {
+    fn default() -> Self {
+        Diamond
+    }
+}
+
+/// The choices of the `eval` option.
+const EVALS: &[&str] = &["classic", "learned"];
+
+/// A weight file is some tens of kilobytes; anything much larger is not one.
+const MAX_WEIGHT_FILE: u64 = 1 << 20;
+
+/// The weights in the file at `path`.
+fn load_weights(path: &str) -> Result<learned::LearnedWeights, RuleError> {
+    use std::io::Read;
+    let fail = |why: String| RuleError::Option(format!("eval_file {path}: {why}"));
+    let file = std::fs::File::open(path).map_err(|e| fail(e.to_string()))?;
+    // Only a regular file: a device or a pipe could give endless or no input.
+    let is_file = file.metadata().map(|m| m.is_file()).unwrap_or(false);
+    if !is_file {
+        return Err(fail("not a regular file".into()));
+    }
+    let mut text = String::new();
+    file.take(MAX_WEIGHT_FILE)
+        .read_to_string(&mut text)
+        .map_err(|e| fail(e.to_string()))?;
+    learned::LearnedWeights::parse(&text).map_err(|e| fail(e.to_string()))
+}
 
 impl Rules for Diamond {
     type Pos = Pos;
@@ -97,7 +141,15 @@ impl Notation for Diamond {
 
 impl SearchHooks for Diamond {
     fn evaluate(&self, pos: &Pos) -> i32 {
-        eval::evaluate(pos)
+        if self.learned {
+            let w = match &self.weights {
+                Some((_, w)) => w,
+                None => learned::LearnedWeights::built_in(),
+            };
+            learned::evaluate(pos, w)
+        } else {
+            eval::evaluate(pos)
+        }
     }
     fn order_hint(&self, pos: &Pos, mv: Move) -> i32 {
         eval::order_hint(pos, mv)
@@ -129,7 +181,39 @@ impl FastPaths for Diamond {
     }
 }
 
-impl GameOptions for Diamond {}
+impl GameOptions for Diamond {
+    fn set_option(&mut self, name: &str, value: &str) -> Result<bool, RuleError> {
+        match name.trim().to_ascii_lowercase().as_str() {
+            "eval" => {
+                self.learned = match value.trim().to_ascii_lowercase().as_str() {
+                    "classic" => false,
+                    "learned" => true,
+                    other => {
+                        return Err(RuleError::Option(format!(
+                            "eval takes classic or learned, not '{other}'"
+                        )))
+                    }
+                }
+            }
+            "eval_file" => {
+                let path = value.trim();
+                self.weights = match path {
+                    "builtin" => None,
+                    _ => Some((path.to_string(), load_weights(path)?)),
+                };
+            }
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+    fn options(&self) -> Vec<GameOption> {
+        let file = self.weights.as_ref().map_or("builtin", |(f, _)| f.as_str());
+        vec![
+            GameOption::new("eval", Kind::Combo(EVALS), EVALS[self.learned as usize]),
+            GameOption::new("eval_file", Kind::String, file),
+        ]
+    }
+}
 
 impl super::Tunable for Diamond {
     fn weight_names(&self) -> &'static [&'static str] {
@@ -143,5 +227,14 @@ impl super::Tunable for Diamond {
             eval::Terms::Weighted(f) => Some(f.to_vec()),
             eval::Terms::Fixed(_) => None,
         }
+    }
+    fn learned_size(&self) -> usize {
+        learned::SIZE
+    }
+    fn learned_inputs(&self, pos: &Pos, out: &mut Vec<(u32, i32)>) {
+        learned::inputs(pos, out)
+    }
+    fn learned_start(&self) -> Vec<i32> {
+        learned::start()
     }
 }

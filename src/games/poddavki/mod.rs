@@ -44,7 +44,7 @@ impl Default for Poddavki {
         Poddavki {
             draw_repetition: true,
             draw_no_progress: true,
-            learned: false,
+            learned: true,
             eval_file: "builtin".to_string(),
             weights: learned::LearnedWeights::built_in(),
         }

@@ -228,7 +228,7 @@ fn options_switch_the_draw_rules() {
         vec![
             ("draw_repetition", "true".to_string()),
             ("draw_no_progress", "true".to_string()),
-            ("eval", "classic".to_string()),
+            ("eval", "learned".to_string()),
             ("eval_file", "builtin".to_string())
         ]
     );
