@@ -9,6 +9,49 @@
 //! The file: comment lines (`#`, the provenance: command, seed, data size, losses), then a line
 //! `GAME N`, then the N weights as integers separated by white space.
 
+use super::RuleError;
+
+/// The choices of a game's `eval` option, in the order of [`parse_eval_choice`]'s answer.
+pub const EVALS: &[&str] = &["classic", "learned"];
+
+/// `eval VALUE`: whether it chooses the learned evaluation.
+pub fn parse_eval_choice(value: &str) -> Result<bool, RuleError> {
+    match value.trim().to_ascii_lowercase().as_str() {
+        "classic" => Ok(false),
+        "learned" => Ok(true),
+        other => Err(RuleError::Option(format!(
+            "eval takes classic or learned, not '{other}'"
+        ))),
+    }
+}
+
+/// A weight file is some tens of kilobytes; anything much larger is not one.
+const MAX_WEIGHT_FILE: u64 = 1 << 20;
+
+/// `eval_file PATH`: the weights in the file at `path`, read by `parse`; `builtin` (as
+/// `pods_data` says it) gives `built_in()`. The error names the option and the path.
+pub fn load_weight_file<W>(
+    path: &str,
+    built_in: impl FnOnce() -> W,
+    parse: impl FnOnce(&str) -> Result<W, WeightsError>,
+) -> Result<W, RuleError> {
+    use std::io::Read;
+    if path == "builtin" {
+        return Ok(built_in());
+    }
+    let fail = |why: String| RuleError::Option(format!("eval_file {path}: {why}"));
+    let file = std::fs::File::open(path).map_err(|e| fail(e.to_string()))?;
+    // Only a regular file: a device or a pipe could give endless or no input.
+    if !file.metadata().map(|m| m.is_file()).unwrap_or(false) {
+        return Err(fail("not a regular file".into()));
+    }
+    let mut text = String::new();
+    file.take(MAX_WEIGHT_FILE)
+        .read_to_string(&mut text)
+        .map_err(|e| fail(e.to_string()))?;
+    parse(&text).map_err(|e| fail(e.to_string()))
+}
+
 /// Why a weight file was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum WeightsError {

@@ -34,11 +34,6 @@ fn read(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
-/// The engine's static evaluation of each Poddavki position under the given game options.
-fn engine_evals(options: &[(&str, &str)], positions: &[&str]) -> Vec<i32> {
-    engine_evals_in("poddavki", options, positions)
-}
-
 /// The engine's static evaluation of each position of `game` under the given game options (UGI
 /// `eval`).
 fn engine_evals_in(game: &str, options: &[(&str, &str)], positions: &[&str]) -> Vec<i32> {
@@ -124,17 +119,19 @@ fn selfplay_is_seeded_and_writes_results_for_the_side_to_move() {
     }
 }
 
-#[test]
-fn the_engine_evaluates_as_the_trained_model_predicts() {
-    let dir = scratch("e2e");
-    let (data, _) = tetrad(&SELFPLAY);
+/// The pipeline end to end in `game`: `selfplay` with `selfplay_args`, three epochs of
+/// `train`, and the engine loading the file through `eval_file` evaluates every held-out position
+/// exactly as the trainer predicted.
+fn trained_and_loaded(game: &str, selfplay_args: &[&str], holdout_every: &str) {
+    let dir = scratch(&format!("e2e-{game}"));
+    let (data, _) = tetrad(selfplay_args);
     let data_path = dir.join("data.tsv");
     std::fs::write(&data_path, &data).expect("data written");
     let (weights, preds) = (dir.join("weights.txt"), dir.join("predictions.tsv"));
     let (_, report) = tetrad(&[
         "train",
         "--game",
-        "poddavki",
+        game,
         "--data",
         data_path.to_str().expect("utf-8"),
         "--out",
@@ -144,17 +141,17 @@ fn the_engine_evaluates_as_the_trained_model_predicts() {
         "--epochs",
         "3",
         "--holdout-every",
-        "4",
+        holdout_every,
         "--learning-rate",
         "0.01",
     ]);
     let file = read(&weights);
     assert!(
-        file.starts_with("# tetrad learned evaluation of poddavki\n"),
+        file.starts_with(&format!("# tetrad learned evaluation of {game}\n")),
         "{file}"
     );
     assert!(
-        file.contains("# command: tetrad train --game poddavki"),
+        file.contains(&format!("# command: tetrad train --game {game}")),
         "{file}"
     );
     assert!(report.contains("held-out positions"), "{report}");
@@ -167,20 +164,64 @@ fn the_engine_evaluates_as_the_trained_model_predicts() {
     );
     let positions: Vec<&str> = expected.iter().map(|e| e.0).collect();
     let path = weights.to_str().expect("utf-8");
-    let learned = engine_evals(&[("eval", "learned"), ("eval_file", path)], &positions);
+    let learned = engine_evals_in(
+        game,
+        &[("eval", "learned"), ("eval_file", path)],
+        &positions,
+    );
     let want: Vec<i32> = expected.iter().map(|e| e.1).collect();
     assert_eq!(learned, want, "the engine's evaluation is the trainer's");
     // Training moved the model off the hand-written evaluation it starts from, so the match
     // above is the loaded file's and not the classic evaluation's.
-    let classic = engine_evals(&[("eval", "classic"), ("eval_file", path)], &positions);
+    let classic = engine_evals_in(
+        game,
+        &[("eval", "classic"), ("eval_file", path)],
+        &positions,
+    );
     assert_ne!(classic, want);
 }
 
 #[test]
+fn the_engine_evaluates_as_the_trained_model_predicts() {
+    trained_and_loaded("poddavki", &SELFPLAY, "4");
+}
+
+#[test]
+fn phutball_the_engine_evaluates_as_the_trained_model_predicts() {
+    trained_and_loaded(
+        "phutball",
+        &[
+            "selfplay",
+            "--game",
+            "phutball",
+            "--games",
+            "6",
+            "--nodes",
+            "200",
+            "--random-plies",
+            "4",
+            "--seed",
+            "7",
+            "--max-plies=200",
+        ],
+        "3",
+    );
+}
+
+#[test]
 fn the_shipped_weights_evaluate_as_their_trainer_predicted() {
-    for game in ["poddavki", "diamond"] {
-        let dir = Path::new(ROOT).join("src/games").join(game);
-        let text = read(&dir.join("learned-check.tsv"));
+    for (game, dir) in [
+        ("poddavki", "poddavki"),
+        ("diamond", "diamond"),
+        ("phutball", "phutball"),
+        ("pods-advanced", "pods"),
+    ] {
+        let text = read(
+            &Path::new(ROOT)
+                .join("src/games")
+                .join(dir)
+                .join("learned-check.tsv"),
+        );
         let expected = predictions(&text);
         assert!(
             expected.len() >= 100,
@@ -191,6 +232,11 @@ fn the_shipped_weights_evaluate_as_their_trainer_predicted() {
         let got = engine_evals_in(game, &[("eval", "learned")], &positions);
         let want: Vec<i32> = expected.iter().map(|e| e.1).collect();
         assert_eq!(got, want, "{game}");
+        let classic = engine_evals_in(game, &[("eval", "classic")], &positions);
+        assert_ne!(
+            classic, want,
+            "{game}: the learned weights are not the hand-written ones"
+        );
     }
 }
 
@@ -244,23 +290,6 @@ fn the_learned_evaluation_finds_the_forced_wins() {
     }
 }
 
-#[test]
-fn the_shipped_pods_weights_evaluate_as_their_trainer_predicted() {
-    let dir = Path::new(ROOT).join("src/games/pods");
-    let text = read(&dir.join("learned-check.tsv"));
-    let expected = predictions(&text);
-    assert!(expected.len() >= 100, "{} positions", expected.len());
-    let positions: Vec<&str> = expected.iter().map(|e| e.0).collect();
-    let got = engine_evals_in("pods-advanced", &[("eval", "learned")], &positions);
-    let want: Vec<i32> = expected.iter().map(|e| e.1).collect();
-    assert_eq!(got, want);
-    let classic = engine_evals_in("pods-advanced", &[("eval", "classic")], &positions);
-    assert_ne!(
-        classic, want,
-        "the learned weights are not the hand-written ones"
-    );
-}
-
 /// Forced wins in Pods advanced from the shipped weights' self-play data (positions its
 /// 2,000-node searches scored as mates), with their distance in moves.
 const PODS_WINS: [(&str, u32); 9] = [
@@ -310,85 +339,6 @@ fn pods_advanced_alone_has_the_learned_evaluation() {
     );
     let answer = e.gtp("set_option eval_file Cargo.toml");
     assert!(answer.starts_with("? "), "{answer}");
-}
-
-#[test]
-fn phutball_the_engine_evaluates_as_the_trained_model_predicts() {
-    let dir = scratch("phutball-e2e");
-    let (data, _) = tetrad(&[
-        "selfplay",
-        "--game",
-        "phutball",
-        "--games",
-        "6",
-        "--nodes",
-        "200",
-        "--random-plies",
-        "4",
-        "--seed",
-        "7",
-        "--max-plies=200",
-    ]);
-    let data_path = dir.join("data.tsv");
-    std::fs::write(&data_path, &data).expect("data written");
-    let (weights, preds) = (dir.join("weights.txt"), dir.join("predictions.tsv"));
-    let (_, report) = tetrad(&[
-        "train",
-        "--game",
-        "phutball",
-        "--data",
-        data_path.to_str().expect("utf-8"),
-        "--out",
-        weights.to_str().expect("utf-8"),
-        "--predictions",
-        preds.to_str().expect("utf-8"),
-        "--epochs",
-        "3",
-        "--holdout-every",
-        "3",
-        "--learning-rate",
-        "0.01",
-    ]);
-    let file = read(&weights);
-    assert!(
-        file.starts_with("# tetrad learned evaluation of phutball\n"),
-        "{file}"
-    );
-    assert!(report.contains("held-out positions"), "{report}");
-    let preds_text = read(&preds);
-    let expected = predictions(&preds_text);
-    assert!(
-        expected.len() >= 10,
-        "{} held-out positions",
-        expected.len()
-    );
-    let positions: Vec<&str> = expected.iter().map(|e| e.0).collect();
-    let path = weights.to_str().expect("utf-8");
-    let learned = engine_evals_in(
-        "phutball",
-        &[("eval", "learned"), ("eval_file", path)],
-        &positions,
-    );
-    let want: Vec<i32> = expected.iter().map(|e| e.1).collect();
-    assert_eq!(learned, want, "the engine's evaluation is the trainer's");
-    let classic = engine_evals_in(
-        "phutball",
-        &[("eval", "classic"), ("eval_file", path)],
-        &positions,
-    );
-    assert_ne!(classic, want);
-}
-
-#[test]
-fn phutball_the_shipped_weights_evaluate_as_their_trainer_predicted() {
-    let dir = Path::new(ROOT).join("src/games/phutball");
-    let text = read(&dir.join("learned-check.tsv"));
-    let expected = predictions(&text);
-    assert!(expected.len() >= 100, "{} positions", expected.len());
-    let positions: Vec<&str> = expected.iter().map(|e| e.0).collect();
-    let got = engine_evals_in("phutball", &[("eval", "learned")], &positions);
-    let want: Vec<i32> = expected.iter().map(|e| e.1).collect();
-    assert_eq!(got, want);
 }
 
 /// Forced wins from the self-play data of the shipped Phutball weights (positions its

@@ -23,6 +23,7 @@ use rand::rngs::SmallRng;
 
 use std::ops::ControlFlow;
 
+use super::learned::{load_weight_file, parse_eval_choice, EVALS};
 use super::{
     DrawRules, FastPaths, GameOptions, Notation, Outcome, RuleError, Rules, SearchHooks,
     SearchTuning, Side, Terminal,
@@ -52,29 +53,6 @@ impl Default for Diamond {
     fn default() -> Self {
         Diamond
     }
-}
-
-/// The choices of the `eval` option.
-const EVALS: &[&str] = &["classic", "learned"];
-
-/// A weight file is some tens of kilobytes; anything much larger is not one.
-const MAX_WEIGHT_FILE: u64 = 1 << 20;
-
-/// The weights in the file at `path`.
-fn load_weights(path: &str) -> Result<learned::LearnedWeights, RuleError> {
-    use std::io::Read;
-    let fail = |why: String| RuleError::Option(format!("eval_file {path}: {why}"));
-    let file = std::fs::File::open(path).map_err(|e| fail(e.to_string()))?;
-    // Only a regular file: a device or a pipe could give endless or no input.
-    let is_file = file.metadata().map(|m| m.is_file()).unwrap_or(false);
-    if !is_file {
-        return Err(fail("not a regular file".into()));
-    }
-    let mut text = String::new();
-    file.take(MAX_WEIGHT_FILE)
-        .read_to_string(&mut text)
-        .map_err(|e| fail(e.to_string()))?;
-    learned::LearnedWeights::parse(&text).map_err(|e| fail(e.to_string()))
 }
 
 impl Rules for Diamond {
@@ -185,21 +163,20 @@ impl GameOptions for Diamond {
     fn set_option(&mut self, name: &str, value: &str) -> Result<bool, RuleError> {
         match name.trim().to_ascii_lowercase().as_str() {
             "eval" => {
-                self.learned = match value.trim().to_ascii_lowercase().as_str() {
-                    "classic" => false,
-                    "learned" => true,
-                    other => {
-                        return Err(RuleError::Option(format!(
-                            "eval takes classic or learned, not '{other}'"
-                        )))
-                    }
-                }
+                self.learned = parse_eval_choice(value)?;
             }
             "eval_file" => {
                 let path = value.trim();
                 self.weights = match path {
                     "builtin" => None,
-                    _ => Some((path.to_string(), load_weights(path)?)),
+                    _ => Some((
+                        path.to_string(),
+                        load_weight_file(
+                            path,
+                            || learned::LearnedWeights::built_in().clone(),
+                            learned::LearnedWeights::parse,
+                        )?,
+                    )),
                 };
             }
             _ => return Ok(false),

@@ -23,7 +23,7 @@ use super::board::{col, point, row, COLS, ROWS};
 use super::eval::{self, MAX_DIST};
 use super::position::Pos;
 use crate::games::learned::{parse_weights, WeightsError};
-use crate::games::{RuleError, Side, EVAL_LIMIT};
+use crate::games::{Side, EVAL_LIMIT};
 
 /// How far from the ball (in rows and columns) the men count as a pattern.
 const REACH: i32 = 3;
@@ -70,29 +70,6 @@ impl LearnedWeights {
         });
         W.clone()
     }
-}
-
-/// A weight file is a few kilobytes; anything much larger is not one.
-const MAX_WEIGHT_FILE: u64 = 1 << 20;
-
-/// The weights in the file at `path` (`builtin`: the shipped ones).
-pub fn load(path: &str) -> Result<LearnedWeights, RuleError> {
-    use std::io::Read;
-    if path == "builtin" {
-        return Ok(LearnedWeights::built_in());
-    }
-    let fail = |why: String| RuleError::Option(format!("eval_file {path}: {why}"));
-    let file = std::fs::File::open(path).map_err(|e| fail(e.to_string()))?;
-    // Only a regular file: a device or a pipe could give endless or no input.
-    let is_file = file.metadata().map(|m| m.is_file()).unwrap_or(false);
-    if !is_file {
-        return Err(fail("not a regular file".into()));
-    }
-    let mut text = String::new();
-    file.take(MAX_WEIGHT_FILE)
-        .read_to_string(&mut text)
-        .map_err(|e| fail(e.to_string()))?;
-    LearnedWeights::parse(&text).map_err(|e| fail(e.to_string()))
 }
 
 /// The phase: few men (the opening's placements), a middle game, a crowded board (self-play

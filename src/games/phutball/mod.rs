@@ -32,6 +32,7 @@ use std::ops::ControlFlow;
 use rand::rngs::SmallRng;
 use rand::Rng;
 
+use super::learned::{load_weight_file, parse_eval_choice, EVALS};
 use super::{
     ending, DrawRules, DrawTracker, FastPaths, GameOptions, Notation, Outcome, Reductions,
     RuleError, Rules, SearchHooks, SearchTuning, Side, Terminal,
@@ -69,9 +70,6 @@ impl Default for Phutball {
         }
     }
 }
-
-/// The choices of the `eval` option.
-const EVALS: &[&str] = &["classic", "learned"];
 
 impl Phutball {
     /// A ball move that scores for the side to move now, if there is one (exhaustive).
@@ -279,18 +277,14 @@ impl GameOptions for Phutball {
     fn set_option(&mut self, name: &str, value: &str) -> Result<bool, RuleError> {
         match name.trim().to_ascii_lowercase().as_str() {
             "eval" => {
-                self.learned = match value.trim().to_ascii_lowercase().as_str() {
-                    "classic" => false,
-                    "learned" => true,
-                    other => {
-                        return Err(RuleError::Option(format!(
-                            "eval takes classic or learned, not '{other}'"
-                        )))
-                    }
-                }
+                self.learned = parse_eval_choice(value)?;
             }
             "eval_file" => {
-                self.weights = learned::load(value.trim())?;
+                self.weights = load_weight_file(
+                    value.trim(),
+                    learned::LearnedWeights::built_in,
+                    learned::LearnedWeights::parse,
+                )?;
                 self.eval_file = value.trim().to_string();
             }
             _ => return Ok(false),

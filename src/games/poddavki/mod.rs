@@ -19,6 +19,7 @@ use rand::rngs::SmallRng;
 
 use std::ops::ControlFlow;
 
+use super::learned::{load_weight_file, parse_eval_choice, EVALS};
 use super::{
     DrawRules, FastPaths, GameOptions, Notation, Outcome, RecordFormat, RuleError, Rules,
     SearchHooks, Side, Terminal,
@@ -49,32 +50,6 @@ impl Default for Poddavki {
             weights: learned::LearnedWeights::built_in(),
         }
     }
-}
-
-/// The choices of the `eval` option.
-const EVALS: &[&str] = &["classic", "learned"];
-
-/// A weight file is a few kilobytes; anything much larger is not one.
-const MAX_WEIGHT_FILE: u64 = 1 << 20;
-
-/// The weights in the file at `path` (`builtin`: the shipped ones, as `pods_data` says it).
-fn load_weights(path: &str) -> Result<learned::LearnedWeights, RuleError> {
-    use std::io::Read;
-    if path == "builtin" {
-        return Ok(learned::LearnedWeights::built_in());
-    }
-    let fail = |why: String| RuleError::Option(format!("eval_file {path}: {why}"));
-    let file = std::fs::File::open(path).map_err(|e| fail(e.to_string()))?;
-    // Only a regular file: a device or a pipe could give endless or no input.
-    let is_file = file.metadata().map(|m| m.is_file()).unwrap_or(false);
-    if !is_file {
-        return Err(fail("not a regular file".into()));
-    }
-    let mut text = String::new();
-    file.take(MAX_WEIGHT_FILE)
-        .read_to_string(&mut text)
-        .map_err(|e| fail(e.to_string()))?;
-    learned::LearnedWeights::parse(&text).map_err(|e| fail(e.to_string()))
 }
 
 fn side_of(index: usize) -> Side {
@@ -212,18 +187,14 @@ impl GameOptions for Poddavki {
             "draw_repetition" => self.draw_repetition = parse_switch(name, value)?,
             "draw_no_progress" => self.draw_no_progress = parse_switch(name, value)?,
             "eval" => {
-                self.learned = match value.trim().to_ascii_lowercase().as_str() {
-                    "classic" => false,
-                    "learned" => true,
-                    other => {
-                        return Err(RuleError::Option(format!(
-                            "eval takes classic or learned, not '{other}'"
-                        )))
-                    }
-                }
+                self.learned = parse_eval_choice(value)?;
             }
             "eval_file" => {
-                self.weights = load_weights(value.trim())?;
+                self.weights = load_weight_file(
+                    value.trim(),
+                    learned::LearnedWeights::built_in,
+                    learned::LearnedWeights::parse,
+                )?;
                 self.eval_file = value.trim().to_string();
             }
             _ => return Ok(false),

@@ -50,27 +50,6 @@ impl LearnedWeights {
         ))
     }
 
-    /// The weights in the file at `path` (`builtin`: the shipped ones, as `pods_data` says it);
-    /// the error says why not.
-    pub fn load(path: &str) -> Result<LearnedWeights, String> {
-        use std::io::Read;
-        // A weight file is some tens of kilobytes; anything much larger is not one.
-        const MAX_FILE: u64 = 1 << 20;
-        if path == "builtin" {
-            return Ok(LearnedWeights::built_in());
-        }
-        let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
-        // Only a regular file: a device or a pipe could give endless or no input.
-        if !file.metadata().map(|m| m.is_file()).unwrap_or(false) {
-            return Err("not a regular file".into());
-        }
-        let mut text = String::new();
-        file.take(MAX_FILE)
-            .read_to_string(&mut text)
-            .map_err(|e| e.to_string())?;
-        LearnedWeights::parse(&text).map_err(|e| e.to_string())
-    }
-
     /// The shipped weights (`learned.txt`; a unit test reads them, so they parse).
     pub fn built_in() -> LearnedWeights {
         static W: LazyLock<LearnedWeights> = LazyLock::new(|| {

@@ -9,6 +9,7 @@ use std::sync::{Arc, Mutex};
 
 use rand::rngs::SmallRng;
 
+use super::learned::{load_weight_file, parse_eval_choice, EVALS};
 use super::{
     DrawRules, FastPaths, GameOptions, MoveInput, Moves, Notation, Outcome, ProvenMove, Reductions,
     RootMoves, RuleError, Rules, SearchHooks, SearchTuning, Side, Terminal, ThreadTuning,
@@ -63,9 +64,6 @@ pub struct Pods {
     eval_file: String,
     weights: learned::LearnedWeights,
 }
-
-/// The choices of the `eval` option.
-const EVALS: &[&str] = &["classic", "learned"];
 
 impl Default for Pods {
     fn default() -> Pods {
@@ -352,21 +350,16 @@ impl GameOptions for Pods {
             },
             // The evaluation's options are advanced's: standard's leans on its solver.
             "eval" if self.advanced() => {
-                self.learned = match value.trim().to_ascii_lowercase().as_str() {
-                    "classic" => false,
-                    "learned" => true,
-                    other => {
-                        return Err(RuleError::Option(format!(
-                            "eval takes classic or learned, not '{other}'"
-                        )))
-                    }
-                };
+                self.learned = parse_eval_choice(value)?;
                 Ok(true)
             }
             "eval_file" if self.advanced() => {
                 let path = value.trim();
-                self.weights = learned::LearnedWeights::load(path)
-                    .map_err(|why| RuleError::Option(format!("eval_file {path}: {why}")))?;
+                self.weights = load_weight_file(
+                    path,
+                    learned::LearnedWeights::built_in,
+                    learned::LearnedWeights::parse,
+                )?;
                 self.eval_file = path.to_string();
                 Ok(true)
             }
