@@ -262,6 +262,24 @@ fn a_bad_weight_file_is_refused_and_the_weights_stay() {
     );
 }
 
+/// Searches each of `wins` (a position and its distance in moves) in `variant` with the learned
+/// evaluation to `depth` plies and requires the forced win reported at its distance.
+fn finds_the_forced_wins(variant: &str, wins: &[(&str, u32)], depth: u32) {
+    let mut e = Engine::start(&["--protocol", "ugi"]);
+    e.send(&format!("setoption name UCI_Variant value {variant}"));
+    e.send("setoption name eval value learned");
+    for (fen, moves) in wins {
+        e.send(&format!("position fen {fen}"));
+        e.send(&format!("go depth {depth}"));
+        let lines = e.until("bestmove");
+        let last = &lines[lines.len() - 2];
+        assert!(
+            last.contains(&format!(" score mate {moves} ")),
+            "{variant} {fen}: {last}"
+        );
+    }
+}
+
 /// Forced wins from the self-play data (positions the 1,500-node searches of the shipped
 /// weights' data scored as mates), with their distance in moves.
 const WINS: [(&str, u32); 6] = [
@@ -275,19 +293,7 @@ const WINS: [(&str, u32); 6] = [
 
 #[test]
 fn the_learned_evaluation_finds_the_forced_wins() {
-    let mut e = Engine::start(&["--protocol", "ugi"]);
-    e.send("setoption name UCI_Variant value poddavki");
-    e.send("setoption name eval value learned");
-    for (fen, moves) in WINS {
-        e.send(&format!("position fen {fen}"));
-        e.send("go depth 8");
-        let lines = e.until("bestmove");
-        let last = &lines[lines.len() - 2];
-        assert!(
-            last.contains(&format!(" score mate {moves} ")),
-            "{fen}: {last}"
-        );
-    }
+    finds_the_forced_wins("poddavki", &WINS, 8);
 }
 
 /// Forced wins in Pods advanced from the shipped weights' self-play data (positions its
@@ -306,19 +312,7 @@ const PODS_WINS: [(&str, u32); 9] = [
 
 #[test]
 fn the_learned_pods_evaluation_finds_the_forced_wins() {
-    let mut e = Engine::start(&["--protocol", "ugi"]);
-    e.send("setoption name UCI_Variant value pods-advanced");
-    e.send("setoption name eval value learned");
-    for (fen, moves) in PODS_WINS {
-        e.send(&format!("position fen {fen}"));
-        e.send("go depth 6");
-        let lines = e.until("bestmove");
-        let last = &lines[lines.len() - 2];
-        assert!(
-            last.contains(&format!(" score mate {moves} ")),
-            "{fen}: {last}"
-        );
-    }
+    finds_the_forced_wins("pods-advanced", &PODS_WINS, 6);
 }
 
 #[test]
@@ -356,19 +350,7 @@ const PHUTBALL_WINS: [(&str, u32); 8] = [
 
 #[test]
 fn phutball_the_learned_evaluation_finds_the_forced_wins() {
-    let mut e = Engine::start(&["--protocol", "ugi"]);
-    e.send("setoption name UCI_Variant value phutball");
-    e.send("setoption name eval value learned");
-    for (fen, moves) in PHUTBALL_WINS {
-        e.send(&format!("position fen {fen}"));
-        e.send("go depth 6");
-        let lines = e.until("bestmove");
-        let last = &lines[lines.len() - 2];
-        assert!(
-            last.contains(&format!(" score mate {moves} ")),
-            "{fen}: {last}"
-        );
-    }
+    finds_the_forced_wins("phutball", &PHUTBALL_WINS, 6);
 }
 
 /// Diamond's forced wins from the self-play data of its shipped weights (positions the
@@ -411,17 +393,5 @@ const DIAMOND_WINS: [(&str, u32); 9] = [
 
 #[test]
 fn diamonds_learned_evaluation_finds_the_forced_wins() {
-    let mut e = Engine::start(&["--protocol", "ugi"]);
-    e.send("setoption name UCI_Variant value diamond");
-    e.send("setoption name eval value learned");
-    for (fen, moves) in DIAMOND_WINS {
-        e.send(&format!("position fen {fen}"));
-        e.send("go depth 8");
-        let lines = e.until("bestmove");
-        let last = &lines[lines.len() - 2];
-        assert!(
-            last.contains(&format!(" score mate {moves} ")),
-            "{fen}: {last}"
-        );
-    }
+    finds_the_forced_wins("diamond", &DIAMOND_WINS, 8);
 }
