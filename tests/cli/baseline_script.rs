@@ -88,3 +88,35 @@ fn commits_resolve_through_git() {
     assert!(o.status.success(), "{o:?}");
     assert_eq!(stdout(&o), stdout(&head));
 }
+
+/// A baseline is built in a worktree under `.baselines` inside this repository, whose root
+/// manifest is a workspace: cargo must not take the old commit's package for a member of it
+/// (it refuses to build one that is not listed). A stand-in package there is enough to ask.
+#[test]
+fn a_baseline_checkout_is_not_part_of_the_workspace() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = root
+        .join(".baselines")
+        .join(format!("workspace-test-{}", std::process::id()))
+        .join("src");
+    std::fs::create_dir_all(dir.join("src")).expect("a scratch package");
+    std::fs::write(
+        dir.join("Cargo.toml"),
+        "[package]\nname = \"old-tetrad\"\nversion = \"0.0.0\"\nedition = \"2021\"\n",
+    )
+    .expect("its manifest");
+    std::fs::write(dir.join("src/lib.rs"), "").expect("its library");
+    let o = Command::new(env!("CARGO"))
+        .args([
+            "metadata",
+            "--no-deps",
+            "--offline",
+            "--format-version",
+            "1",
+        ])
+        .current_dir(&dir)
+        .output()
+        .expect("cargo runs");
+    let _ = std::fs::remove_dir_all(dir.parent().expect("the scratch directory"));
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}
