@@ -260,14 +260,20 @@ fn count_slow<S: Side>(b: &Board, from: &[B; 4], scratch: &mut Vec<Capture>) -> 
         n += (land & !goes).count_ones();
         complex[i] = land & goes;
     }
-    if complex[0] | complex[1] | complex[2] | complex[3] | (b.mine::<S>() & b.kings) == 0 {
+    let kings = b.mine::<S>() & b.kings;
+    if complex[0] | complex[1] | complex[2] | complex[3] | kings == 0 {
         return n as u64;
+    }
+    if kings == 0 {
+        if let Some(chains) = man_chains::<S>(b, &complex, b.empty()) {
+            return n as u64 + chains;
+        }
     }
     n as u64 + count_complex::<S>(b, &complex, scratch)
 }
 
 /// The men's captures that begin with the first jumps of `complex` (see [`Jumps`]) and every
-/// king's, where the men capture.
+/// king's, where the men capture and there are kings or [`man_chains`] gave up.
 #[inline(never)]
 fn count_complex<S: Side>(b: &Board, complex: &[B; 4], scratch: &mut Vec<Capture>) -> u64 {
     let empty = b.empty();
@@ -361,13 +367,25 @@ fn man_chains_along<S: Side, const D: i32>(lands: B, opp: B, empty: B) -> Option
 /// The walk's three levels are three functions, inlined into one: no recursion, no depth count.
 #[inline(never)]
 fn man_chain<S: Side>(cur: B, avail: B, empty: B) -> Option<u64> {
-    man_chain_on::<S>(cur, avail, empty, man_chain2::<S>)
+    man_chain_on::<S>(
+        cur,
+        avail,
+        empty,
+        #[inline(always)]
+        |c, a, e| man_chain2::<S>(c, a, e),
+    )
 }
 
 /// [`man_chain`] with two pieces taken.
 #[inline(always)]
 fn man_chain2<S: Side>(cur: B, avail: B, empty: B) -> Option<u64> {
-    man_chain_on::<S>(cur, avail, empty, man_chain3::<S>)
+    man_chain_on::<S>(
+        cur,
+        avail,
+        empty,
+        #[inline(always)]
+        |c, a, e| man_chain3::<S>(c, a, e),
+    )
 }
 
 /// [`man_chain`] with three pieces taken: 1, or `None` if it can take a fourth.
@@ -382,26 +400,45 @@ fn man_chain_on<S: Side>(
     cur: B,
     avail: B,
     empty: B,
-    next: impl Fn(B, B, B) -> Option<u64>,
+    next: impl Fn(B, B, B) -> Option<u64> + Copy,
 ) -> Option<u64> {
     let lands = landings(cur, avail, empty);
     // One branch for "none", the usual end.
-    let all = lands[0] | lands[1] | lands[2] | lands[3];
-    if all == 0 {
+    if lands[0] | lands[1] | lands[2] | lands[3] == 0 {
         return Some(1);
     }
-    let mut n = 0;
-    for (&land, &d) in lands.iter().zip(&DIRS) {
-        if land != 0 {
-            let avail = avail & !sh(land, -d);
-            n += if land & S::PROMO != 0 {
-                crowned(land, avail, empty)?
-            } else {
-                next(land, avail, empty)?
-            };
-        }
+    // One direction at a time, so that its shifts are constants.
+    Some(
+        man_chain_along::<S, { DIRS[0] }>(lands[0], avail, empty, next)?
+            + man_chain_along::<S, { DIRS[1] }>(lands[1], avail, empty, next)?
+            + man_chain_along::<S, { DIRS[2] }>(lands[2], avail, empty, next)?
+            + man_chain_along::<S, { DIRS[3] }>(lands[3], avail, empty, next)?,
+    )
+}
+
+/// The ways on after a jump along `D` to `land` (none if it is 0).
+#[inline(always)]
+fn man_chain_along<S: Side, const D: i32>(
+    land: B,
+    avail: B,
+    empty: B,
+    next: impl Fn(B, B, B) -> Option<u64>,
+) -> Option<u64> {
+    if land == 0 {
+        return Some(0);
     }
-    Some(n)
+    let avail = avail & !sh(land, -D);
+    if land & S::PROMO != 0 {
+        crowned(land, avail, empty)
+    } else {
+        next(land, avail, empty)
+    }
+}
+
+/// A man's landing squares from `cur` in every direction at once.
+#[inline(always)]
+fn landings(cur: B, avail: B, empty: B) -> [B; 4] {
+    DIRS.map(|d| sh(sh(cur, d) & avail, d) & empty)
 }
 
 /// A man crowned mid-capture on `cur` goes on as a king if it can: 1 if it cannot (the move
@@ -417,12 +454,6 @@ fn crowned(cur: B, avail: B, empty: B) -> Option<u64> {
         hit & avail != 0 && sh(hit, d) & empty != 0
     });
     (!goes_on).then_some(1)
-}
-
-/// A man's landing squares from `cur` in every direction at once.
-#[inline(always)]
-fn landings(cur: B, avail: B, empty: B) -> [B; 4] {
-    DIRS.map(|d| sh(sh(cur, d) & avail, d) & empty)
 }
 
 /// The squares a king on `k` can move to quietly.

@@ -79,3 +79,31 @@ fn fast_perft_agrees_with_generic_perft_on_random_positions() {
         );
     }
 }
+
+/// A man that crowns on its second or third jump is counted without a move list when it cannot
+/// go on as a king, and walked when it can: both against the move list, one capture each.
+#[test]
+fn fast_perft_counts_men_crowned_mid_capture() {
+    let cases = [
+        // b4:d6:f8, the king on f8 stopped by the man it took on e7.
+        "W:Wb4:Bc5,e7",
+        // b4:d6:f8:h6, the king goes on over g7.
+        "W:Wb4:Bc5,e7,g7",
+        // b2:d4:f6:h8, crowned on the third jump.
+        "W:Wb2:Bc3,e5,g7",
+        // g5:e3:c1 for Black, crowned on the second jump.
+        "B:Wf4,d2:Bg5",
+    ];
+    let g = Poddavki::default();
+    for fen in cases {
+        let p = pos(fen);
+        assert_eq!(g.perft(&p, 1), 1, "{fen} perft 1");
+        for depth in 1..=3 {
+            assert_eq!(
+                g.perft(&p, depth),
+                generic_perft(&g, &p, depth),
+                "{fen} perft {depth}"
+            );
+        }
+    }
+}
