@@ -133,11 +133,14 @@ pub fn protocol(data: &[u8]) {
 /// weights, the move lists the games keep per thread at the size they grow to) is made. AFL's
 /// persistent mode runs many inputs per process, and an input that ran first would cover that
 /// one-time code too (hundreds of edges): the targets call this before the fuzzing loop so that
-/// an input covers the same code wherever it comes.
+/// an input covers the same code wherever it comes. The Pods data that the game is built from
+/// is read back and played too (the data target's first input covered 1,552 edges of the
+/// built-in data and the next ones 1,433).
 pub fn warm_up() {
     for kind in GameKind::ALL {
         kind.visit(WarmUp);
     }
+    pods_data(PodsData::builtin().to_text().as_bytes());
     for name in Session::new().game_names() {
         let gtp = format!(
             "\u{1}list_commands\nset_game {name}\nshowboard\ngenmove\nperft 2\nlegal_moves_json\n"
