@@ -280,10 +280,13 @@ pub struct Caps {
     /// Every search stops after this many nodes.
     pub nodes: Option<u64>,
     /// The session's searches together stop after this many nodes: each gets what the ones
-    /// before it left (counted as searched, which needs [`Caps::sequential`]), so that the work
-    /// of a whole input is bounded, not only of each command. A search with nothing left still
-    /// answers, with its first root move.
+    /// before it left (counted as searched, which needs [`Caps::sequential`]), but at least
+    /// [`Caps::least_nodes`], so that the work of a whole input is bounded, not only of each
+    /// command.
     pub session_nodes: Option<u64>,
+    /// What a search gets once [`Caps::session_nodes`] is spent: enough to evaluate the
+    /// position it was asked about, whose paths a search with no node at all never reaches.
+    pub least_nodes: u64,
     /// Deeper perft is counted to this depth.
     pub perft_depth: Option<u32>,
     /// The table takes at most this many KiB, whatever `Hash` says (whose least is 1 MiB):
@@ -451,8 +454,10 @@ impl Session {
             depth: min_limit(limits.depth, o.depth),
             nodes: min_limit(
                 min_limit(min_limit(limits.nodes, o.nodes), c.nodes),
-                c.session_nodes
-                    .map(|n| n.saturating_sub(self.worker.nodes_searched)),
+                c.session_nodes.map(|n| {
+                    n.saturating_sub(self.worker.nodes_searched)
+                        .max(c.least_nodes)
+                }),
             ),
             movetime: if self.cut {
                 Some(0)
