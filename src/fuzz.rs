@@ -133,11 +133,14 @@ pub fn protocol(data: &[u8]) {
 /// weights, the move lists the games keep per thread at the size they grow to) is made. AFL's
 /// persistent mode runs many inputs per process, and an input that ran first would cover that
 /// one-time code too (hundreds of edges): the targets call this before the fuzzing loop so that
-/// an input covers the same code wherever it comes.
+/// an input covers the same code wherever it comes. The Pods data that the game is built from
+/// is read back and played too (the data target's first input covered 1,552 edges of the
+/// built-in data and the next ones 1,433).
 pub fn warm_up() {
     for kind in GameKind::ALL {
         kind.visit(WarmUp);
     }
+    pods_data(PodsData::builtin().to_text().as_bytes());
     for name in Session::new().game_names() {
         let gtp = format!(
             "\u{1}list_commands\nset_game {name}\nshowboard\ngenmove\nperft 2\nlegal_moves_json\n"
@@ -190,16 +193,24 @@ fn check_no_internal_error(out: &str) {
     }
 }
 
-/// What one command of a fuzz input may cost: deep enough to exercise the search and perft
-/// paths, small enough that an input stays in the milliseconds. Counted, not timed (a time
-/// limit made the same input cover different code from run to run), with a table of 16 KiB
-/// (1,024 slots, plenty for 100 nodes: allocating and zeroing even the least `Hash`, 1 MiB, was
-/// a fifth of an input's instructions, and the 4 GiB an input may ask for far more than the
-/// search) and one thread (helpers search in a timing-dependent order).
+/// What a fuzz input may cost: deep enough to exercise the search and perft paths, small enough
+/// that an input stays in the milliseconds. Counted, not timed (a time limit made the same input
+/// cover different code from run to run). The searches of one input share 100 nodes, and one
+/// past them has 16: an input paid the cap once per search, and the corpus fills with inputs
+/// that search (with no node at all, later searches left about 850 edges of a round-5 corpus
+/// unreached; 16 nodes reach all but about 160 of them). MultiPV gives two lines at most: its first
+/// iteration runs to its end whatever the node limit, a sweep of the root per line (256 lines
+/// of Phutball's ~280 moves). A table of 16 KiB (1,024 slots, plenty for 100 nodes: allocating
+/// and zeroing even the least `Hash`, 1 MiB, was a fifth of an input's instructions, and the 4
+/// GiB an input may ask for far more than the search) and one thread (helpers search in a
+/// timing-dependent order).
 pub const FUZZ_CAP: Caps = Caps {
     nodes: Some(100),
+    session_nodes: Some(100),
+    least_nodes: 16,
     perft_depth: Some(2),
     hash_kib: Some(16),
+    multipv: Some(2),
     threads: Some(1),
     untimed: true,
     sequential: true,
@@ -301,6 +312,7 @@ mod tests {
             ("Hash", "4096"),
             ("Threads", "256"),
             ("pods_solver_nodes", "2147483647"),
+            ("MultiPV", "256"),
         ] {
             s.set_option(name, value).expect("a valid option value");
         }
@@ -309,6 +321,8 @@ mod tests {
             (s.table_kib(s.options.hash_mib), s.search_threads()),
             (16, 1)
         );
+        assert_eq!(s.search_lines(None), FUZZ_CAP.multipv.unwrap_or(256));
+        assert_eq!(s.search_lines(Some(100)), FUZZ_CAP.multipv.unwrap_or(100));
         s.set_game("pods").expect("pods");
         let solver = s
             .option_list()
@@ -351,6 +365,89 @@ mod tests {
         assert!(!nodes.is_empty(), "{out}");
         // An iteration's root is counted before the limit is checked: one node over, at most.
         assert!(nodes.iter().all(|&n| n <= cap + 1), "{nodes:?} above {cap}");
+    }
+
+    /// Per search of a UGI session (split at each `bestmove`): the nodes of its last report
+    /// (0 without one), and the move it answered.
+    fn searches(out: &str) -> Vec<(u64, String)> {
+        let mut nodes = 0;
+        let mut found = Vec::new();
+        for line in out.lines() {
+            if let Some(n) = line.split(" nodes ").nth(1) {
+                nodes = n
+                    .split(' ')
+                    .next()
+                    .and_then(|n| n.parse().ok())
+                    .unwrap_or(nodes);
+            }
+            if let Some(best) = line.strip_prefix("bestmove ") {
+                found.push((nodes, best.to_string()));
+                nodes = 0;
+            }
+        }
+        found
+    }
+
+    #[test]
+    fn under_the_fuzz_caps_the_searches_of_an_input_share_one_budget_and_all_answer() {
+        let budget = FUZZ_CAP.session_nodes.expect("a node budget per input");
+        let input = "ugi
+go nodes 100000
+go depth 50
+go infinite
+stop
+                     setoption name UCI_Variant value phutball
+go
+";
+        let shared = searches(&capped_run(Dialect::Ugi, input));
+        assert_eq!(shared.len(), 4, "{shared:?}");
+        assert!(
+            shared.iter().all(|(_, best)| !best.starts_with("(none)")),
+            "{shared:?}"
+        );
+        assert!(shared.iter().all(|s| s.0 > 0), "{shared:?}");
+        // An iteration's root is counted before the limit is checked: one node over, at most.
+        let most = budget + 3 * FUZZ_CAP.least_nodes + 4;
+        let spent: u64 = shared.iter().map(|s| s.0).sum();
+        assert!(spent <= most, "{spent} nodes: {shared:?}");
+
+        // Per search alone, the same input costs more than the budget.
+        let mut out = Vec::new();
+        let caps = Caps {
+            session_nodes: None,
+            ..FUZZ_CAP
+        };
+        let session = Session::new().with_caps(caps);
+        protocol::run_read_first(session, Some(Dialect::Ugi), input.as_bytes(), &mut out);
+        let alone: u64 = searches(&String::from_utf8_lossy(&out))
+            .iter()
+            .map(|s| s.0)
+            .sum();
+        assert!(alone > most, "{alone}");
+
+        // A GTP search past the budget answers a move, framed, like any other.
+        let out = capped_run(
+            Dialect::Gtp,
+            "1 genmove
+2 genmove
+3 genmove
+",
+        );
+        for id in 1..=3 {
+            let answer = format!("={id} ");
+            assert!(out.contains(&answer), "{out}");
+        }
+        assert!(!out.contains("pass") && !out.contains("resign"), "{out}");
+    }
+
+    #[test]
+    fn under_the_fuzz_caps_multipv_searches_give_at_most_the_capped_lines() {
+        let cap = FUZZ_CAP.multipv.expect("a cap on MultiPV lines");
+        assert!(cap >= 2, "MultiPV paths need two lines at least");
+        // Poddavki's start has seven moves: seven lines uncapped.
+        let out = capped_run(Dialect::Gtp, "analyze depth 2 multipv 256\n");
+        let lines = out.lines().filter(|l| l.contains(" pv ")).count();
+        assert_eq!(lines, cap, "{out}");
     }
 
     /// `out` without what the clock decides (`time`, `nps`).

@@ -376,7 +376,7 @@ impl Session {
             started: self.command_start.take(),
             seed: self.options.seed,
             threads: self.search_threads(),
-            multipv: mode.multipv.unwrap_or(self.options.multipv),
+            multipv: self.search_lines(mode.multipv),
             ponder: control.ponder.clone(),
         };
         let info_sink = Arc::clone(&sink);

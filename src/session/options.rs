@@ -279,11 +279,22 @@ pub static ENGINE_OPTIONS: &[EngineOption] = &[
 pub struct Caps {
     /// Every search stops after this many nodes.
     pub nodes: Option<u64>,
+    /// The session's searches together stop after this many nodes: each gets what the ones
+    /// before it left (counted as searched, which needs [`Caps::sequential`]), but at least
+    /// [`Caps::least_nodes`], so that the work of a whole input is bounded, not only of each
+    /// command.
+    pub session_nodes: Option<u64>,
+    /// What a search gets once [`Caps::session_nodes`] is spent: enough to evaluate the
+    /// position it was asked about, whose paths a search with no node at all never reaches.
+    pub least_nodes: u64,
     /// Deeper perft is counted to this depth.
     pub perft_depth: Option<u32>,
     /// The table takes at most this many KiB, whatever `Hash` says (whose least is 1 MiB):
     /// allocating and zeroing a large one costs more than the work it is for.
     pub hash_kib: Option<usize>,
+    /// Searches give at most this many lines (MultiPV): the first iteration of a MultiPV
+    /// search runs to its end whatever the node limit, once per line over the root moves.
+    pub multipv: Option<usize>,
     /// Searches run on at most this many threads (one: no helper whose timing changes the
     /// search).
     pub threads: Option<usize>,
@@ -441,7 +452,13 @@ impl Session {
         let c = &self.caps;
         let limits = Limits {
             depth: min_limit(limits.depth, o.depth),
-            nodes: min_limit(min_limit(limits.nodes, o.nodes), c.nodes),
+            nodes: min_limit(
+                min_limit(min_limit(limits.nodes, o.nodes), c.nodes),
+                c.session_nodes.map(|n| {
+                    n.saturating_sub(self.worker.nodes_searched)
+                        .max(c.least_nodes)
+                }),
+            ),
             movetime: if self.cut {
                 Some(0)
             } else {
@@ -470,6 +487,12 @@ impl Session {
     /// The search threads to use: `Threads`, under the cap.
     pub fn search_threads(&self) -> usize {
         min_limit(Some(self.options.threads), self.caps.threads).unwrap_or(self.options.threads)
+    }
+
+    /// The lines a search gives: `asked`, else the `multipv` option, under the cap.
+    pub fn search_lines(&self, asked: Option<usize>) -> usize {
+        let lines = asked.unwrap_or(self.options.multipv);
+        self.caps.multipv.map_or(lines, |cap| cap.min(lines))
     }
 
     /// `value` of game option `name`, under its cap.

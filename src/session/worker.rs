@@ -113,6 +113,8 @@ pub struct Worker {
     /// `ponderhit` is kept until [`Worker::release`]. No thread, so nothing depends on how
     /// threads are scheduled and nothing outlives the session (the fuzz target).
     pub sequential: bool,
+    /// Nodes the sequential searches have searched so far (for [`super::Caps::session_nodes`]).
+    pub nodes_searched: u64,
     held: Mutex<Option<Held>>,
 }
 
@@ -155,6 +157,7 @@ impl Worker {
     ) -> Result<(), std::io::Error> {
         if self.sequential {
             let report = search_report(job);
+            self.nodes_searched = self.nodes_searched.saturating_add(report.nodes);
             let answer = Box::new(move || sink(SearchEvent::Done(report)));
             *self.held.lock().unwrap_or_else(|e| e.into_inner()) = Some(Held {
                 control,

@@ -3,6 +3,8 @@ fn main() {
     if tetrad_fuzz::replay_files(tetrad::fuzz::pods_data) {
         return;
     }
+    // Before AFL's fork server starts, so that every child has it done.
+    tetrad::fuzz::warm_up();
     afl::fuzz!(|data: &[u8]| {
         tetrad::fuzz::pods_data(data);
     });
