@@ -106,9 +106,13 @@ pub(crate) fn reach_point_by_point(pos: &Pos) -> [[i32; 2]; 2] {
     }
     let mut reach = [[-10; 2]; 2];
     for (p, &c) in cost.iter().enumerate() {
-        for k in usize::from(c)..2 {
-            reach[0][k] = reach[0][k].max(row(p) as i32 - 10);
-            reach[1][k] = reach[1][k].max(10 - row(p) as i32);
+        for (side, best) in reach
+            .iter_mut()
+            .zip([row(p) as i32 - 10, 10 - row(p) as i32])
+        {
+            for r in side.iter_mut().skip(usize::from(c)) {
+                *r = (*r).max(best);
+            }
         }
     }
     reach

@@ -194,12 +194,12 @@ fn set_based_distances_match_the_point_by_point_search() {
         assert_eq!(d, want, "{text}");
         let race = race(&p);
         assert_eq!(race.dist, want, "{text}");
-        let reach = reach_point_by_point(&p);
-        for s in 0..2 {
-            assert_eq!(race.reach[s][0], reach[s][0], "{text} side {s}");
+        let plain = reach_point_by_point(&p);
+        for (s, (got, expected)) in race.reach.iter().zip(plain).enumerate() {
+            assert_eq!(got[0], expected[0], "{text} side {s}");
             if want.iter().all(|&d| d > 0) {
-                assert_eq!(race.reach[s][1], reach[s][1], "{text} side {s}");
-                reach_one_differs |= reach[s][1] != reach[s][0];
+                assert_eq!(got[1], expected[1], "{text} side {s}");
+                reach_one_differs |= expected[1] != expected[0];
             }
         }
         for s in 0..2 {
