@@ -83,6 +83,14 @@ impl Bits {
         }
         None
     }
+    /// The highest set point, if any.
+    #[inline]
+    pub fn last(&self) -> Option<usize> {
+        (0..5)
+            .rev()
+            .find(|&i| self.0[i] != 0)
+            .map(|i| i * 64 + 63 - self.0[i].leading_zeros() as usize)
+    }
     pub fn iter(&self) -> BitIter {
         BitIter {
             words: self.0,

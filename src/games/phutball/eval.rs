@@ -25,11 +25,34 @@ pub fn distances(pos: &Pos, gaps: Option<&mut Bits>) -> [u32; 2] {
     match gaps {
         None => by_levels(pos, false).0,
         Some(g) => {
-            let (d, paths) = by_levels(pos, true);
+            let (d, paths, _) = by_levels(pos, true);
             *g = g.or(&paths[0]).or(&paths[1]);
             d
         }
     }
+}
+
+/// The race from one search: each side's [`distances`], and how far towards each side's goal
+/// the ball gets (its [`progress`] at the best point) with jumps over the men alone
+/// (`reach[side][0]`) and with one placement more (`reach[side][1]`): a chain that cannot score
+/// yet may still carry the ball most of the way, which the distance alone does not tell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Race {
+    pub dist: [u32; 2],
+    pub reach: [[i32; 2]; 2],
+}
+
+/// See [`Race`].
+pub fn race(pos: &Pos) -> Race {
+    let (dist, _, reach) = by_levels(pos, false);
+    Race { dist, reach }
+}
+
+/// The best progress of points in `set` for each side (`set` holds the ball's point at least).
+fn best_progress(set: &Bits) -> [i32; 2] {
+    let up = set.last().map_or(0, |p| row(p) as i32 - 10);
+    let down = set.iter().next().map_or(0, |p| 10 - row(p) as i32);
+    [up, down]
 }
 
 /// The costs of [`distances`] with a point-by-point search (a bucket queue over ball points),
@@ -43,7 +66,56 @@ pub(crate) fn distances_point_by_point(pos: &Pos) -> [u32; 2] {
 /// [`distances`] with each side's path gaps apart (for tests).
 #[cfg(test)]
 pub(crate) fn distances_and_paths(pos: &Pos) -> ([u32; 2], [Bits; 2]) {
-    by_levels(pos, true)
+    let (d, paths, _) = by_levels(pos, true);
+    (d, paths)
+}
+
+/// [`Race::reach`] by a plain bucket search over points of every cost up to 1 (for tests;
+/// `reach[s][1]` is only compared where neither side's distance is 0, since the set-based search
+/// stops at cost 0 then).
+#[cfg(test)]
+pub(crate) fn reach_point_by_point(pos: &Pos) -> [[i32; 2]; 2] {
+    let mut cost = [u8::MAX; N];
+    let mut queue = vec![(pos.ball as usize, 0u8)];
+    cost[pos.ball as usize] = 0;
+    while let Some((b, c)) = queue.pop() {
+        if cost[b] < c {
+            continue;
+        }
+        for step in STEP.iter() {
+            let (mut q, mut gaps, mut run) = (step[b], 0u8, 0);
+            while q != NONE {
+                let qi = q as usize;
+                if pos.men.get(qi) {
+                    run += 1;
+                    q = step[qi];
+                    continue;
+                }
+                if run > 0 && c + gaps <= 1 && c + gaps < cost[qi] {
+                    cost[qi] = c + gaps;
+                    queue.push((qi, c + gaps));
+                }
+                if usize::from(gaps) == MAX_GAPS || !PLACEABLE.get(qi) {
+                    break;
+                }
+                gaps += 1;
+                run += 1;
+                q = step[qi];
+            }
+        }
+    }
+    let mut reach = [[-10; 2]; 2];
+    for (p, &c) in cost.iter().enumerate() {
+        for (side, best) in reach
+            .iter_mut()
+            .zip([row(p) as i32 - 10, 10 - row(p) as i32])
+        {
+            for r in side.iter_mut().skip(usize::from(c)) {
+                *r = (*r).max(best);
+            }
+        }
+    }
+    reach
 }
 
 #[cfg(test)]
@@ -123,7 +195,8 @@ fn distances_with_paths(pos: &Pos, mut gaps: Option<&mut Bits>) -> [u32; 2] {
 /// nothing: the costs are exactly those of a point-by-point search, at a fraction of its price
 /// (this runs at every leaf). With `paths`, each side's path is traced back through the
 /// recorded frontiers and its gaps returned.
-fn by_levels(pos: &Pos, paths: bool) -> ([u32; 2], [Bits; 2]) {
+/// With the costs, the sides' best progress at cost 0 and at cost 1 or less (see [`Race`]).
+fn by_levels(pos: &Pos, paths: bool) -> ([u32; 2], [Bits; 2], [[i32; 2]; 2]) {
     let targets = [scoring_rows(Side::P1), scoring_rows(Side::P2)];
     let men = pos.men;
     let gap = PLACEABLE.andnot(&men);
@@ -134,6 +207,7 @@ fn by_levels(pos: &Pos, paths: bool) -> ([u32; 2], [Bits; 2]) {
     let mut settled = Bits::EMPTY;
     let mut out = [MAX_DIST as u32 + 1; 2];
     let mut ends = [None::<usize>; 2];
+    let mut reach = [[0; 2]; 2];
     // Frontiers in the order found, with their cost (only when tracing paths).
     let mut layers: Vec<(usize, Bits)> = Vec::new();
     for c in 0..=MAX_DIST {
@@ -161,7 +235,18 @@ fn by_levels(pos: &Pos, paths: bool) -> ([u32; 2], [Bits; 2]) {
                 }
             }
         }
+        // `settled` holds every point of cost c or less now.
+        if c < 2 {
+            let best = best_progress(&settled);
+            for s in 0..2 {
+                reach[s][c] = best[s];
+            }
+        }
         if ends.iter().all(Option::is_some) {
+            if c == 0 {
+                reach[0][1] = reach[0][0];
+                reach[1][1] = reach[1][0];
+            }
             break;
         }
     }
@@ -173,7 +258,7 @@ fn by_levels(pos: &Pos, paths: bool) -> ([u32; 2], [Bits; 2]) {
             }
         }
     }
-    (out, gaps)
+    (out, gaps, reach)
 }
 
 /// The gaps of one shortest path from the ball to `end`: from each point, a jump back to a point

@@ -14,8 +14,11 @@
 //! the ball's row (21) and folded column (8); a man at each offset from the ball within
 //! [`REACH`] points (48), the region a ball move starts from; each side's race distance, one
 //! input per value (2 × 14), and the pair of them up to [`PAIR_MAX`] (8 × 8), since who leads the
-//! race by how much matters more near the goal; the hand-written terms (both distances and the
-//! ball's progress, their values); and a constant (the move's worth).
+//! race by how much matters more near the goal; how far each side carries the ball with jumps
+//! over the men alone and with one placement more (4 × 21: a chain that cannot score yet may
+//! still take the ball most of the way, which the distance does not tell); the hand-written
+//! terms (both distances and the ball's progress, their values); and a constant (the move's
+//! worth).
 
 use std::sync::{Arc, LazyLock};
 
@@ -39,8 +42,12 @@ const NEAR: usize = BALL_COL + FOLDED_COLS;
 const MY_DIST: usize = NEAR + SPAN * SPAN;
 const THEIR_DIST: usize = MY_DIST + DISTS;
 const PAIR: usize = THEIR_DIST + DISTS;
+/// How far each side carries the ball with jumps alone and with one placement more
+/// ([`eval::Race`]), one input per progress (−10 to 10), mine then the opponent's.
+const REACH_AT: usize = PAIR + (PAIR_MAX + 1) * (PAIR_MAX + 1);
+const PROGRESSES: usize = ROWS;
 /// The hand-written terms: my distance, the opponent's, the ball's progress.
-const TERMS: usize = PAIR + (PAIR_MAX + 1) * (PAIR_MAX + 1);
+const TERMS: usize = REACH_AT + 4 * PROGRESSES;
 const CONSTANT: usize = TERMS + 3;
 /// Inputs per phase bucket.
 const PER_BUCKET: usize = CONSTANT + 1;
@@ -88,6 +95,8 @@ struct Facts {
     mine: usize,
     theirs: usize,
     progress: i32,
+    /// My reach with jumps alone and with one placement, then the opponent's, as input offsets.
+    reach: [usize; 4],
     /// The ball's row counted from the side to move's own goal, its column folded to the left.
     row: usize,
     col: usize,
@@ -98,7 +107,8 @@ struct Facts {
 
 fn facts(p: &Pos, threatened: bool) -> Facts {
     let me = p.side;
-    let d = eval::distances(p, None);
+    let race = eval::race(p);
+    let d = race.dist;
     // As `race_eval`: the side to move does not score now, the opponent does only if threatened.
     let mine = d[me.index()].max(1) as usize;
     let theirs = if threatened {
@@ -117,10 +127,12 @@ fn facts(p: &Pos, threatened: bool) -> Facts {
     } else {
         (c, 1)
     };
+    let at = |side: Side, k: usize| (race.reach[side.index()][k] + 10).clamp(0, 20) as usize;
     Facts {
         mine,
         theirs,
         progress: eval::progress(p, me),
+        reach: [at(me, 0), at(me, 1), at(me.other(), 0), at(me.other(), 1)],
         row,
         col,
         row_sign,
@@ -166,6 +178,9 @@ pub fn inputs(p: &Pos, threatened: bool, out: &mut Vec<(u32, i32)>) {
     push(MY_DIST + x.mine, 1);
     push(THEIR_DIST + x.theirs, 1);
     push(PAIR + pair(&x), 1);
+    for (k, r) in x.reach.iter().enumerate() {
+        push(REACH_AT + k * PROGRESSES + r, 1);
+    }
     for (i, v) in [x.mine as i32, x.theirs as i32, x.progress]
         .into_iter()
         .enumerate()
@@ -188,6 +203,9 @@ pub fn evaluate(p: &Pos, threatened: bool, w: &LearnedWeights) -> i32 {
         + i64::from(w[THEIR_DIST + x.theirs])
         + i64::from(w[PAIR + pair(&x)])
         + i64::from(w[CONSTANT]);
+    for (k, r) in x.reach.iter().enumerate() {
+        sum += i64::from(w[REACH_AT + k * PROGRESSES + r]);
+    }
     near_men(p, &x, |k| sum += i64::from(w[NEAR + k]));
     for (i, v) in [x.mine as i32, x.theirs as i32, x.progress]
         .into_iter()

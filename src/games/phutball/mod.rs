@@ -64,7 +64,7 @@ pub struct Phutball {
 impl Default for Phutball {
     fn default() -> Self {
         Phutball {
-            learned: false,
+            learned: true,
             eval_file: "builtin".to_string(),
             weights: learned::LearnedWeights::built_in(),
         }

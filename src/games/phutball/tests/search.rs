@@ -177,11 +177,13 @@ fn stop_the_threat_suite() {
 #[test]
 fn set_based_distances_match_the_point_by_point_search() {
     use crate::games::phutball::eval::{
-        distances, distances_and_paths, distances_point_by_point, MAX_DIST,
+        distances, distances_and_paths, distances_point_by_point, race, reach_point_by_point,
+        MAX_DIST,
     };
     let mut rng = SmallRng::seed_from_u64(41);
     let mut seen = BTreeSet::new();
     let (mut paths_checked, mut paths_won) = (0u32, 0u32);
+    let mut reach_one_differs = false;
     for i in 0..3_000 {
         let density = [0.0, 0.02, 0.06, 0.12, 0.25, 0.45, 0.7][i % 7];
         let p = random_pos(&mut rng, density);
@@ -190,6 +192,16 @@ fn set_based_distances_match_the_point_by_point_search() {
         assert_eq!(distances(&p, None), want, "{text}");
         let (d, paths) = distances_and_paths(&p);
         assert_eq!(d, want, "{text}");
+        let race = race(&p);
+        assert_eq!(race.dist, want, "{text}");
+        let plain = reach_point_by_point(&p);
+        for (s, (got, expected)) in race.reach.iter().zip(plain).enumerate() {
+            assert_eq!(got[0], expected[0], "{text} side {s}");
+            if want.iter().all(|&d| d > 0) {
+                assert_eq!(got[1], expected[1], "{text} side {s}");
+                reach_one_differs |= expected[1] != expected[0];
+            }
+        }
         for s in 0..2 {
             let gaps = paths[s];
             if d[s] > MAX_DIST as u32 {
@@ -208,6 +220,8 @@ fn set_based_distances_match_the_point_by_point_search() {
     }
     // Races of every length from 0 to far occur.
     assert!(seen.contains(&0) && seen.len() >= 8, "{seen:?}");
+    // A placement carries the ball further than the men alone somewhere.
+    assert!(reach_one_differs);
     assert!(
         paths_won * 100 >= paths_checked * 95,
         "{paths_won} of {paths_checked}"
