@@ -23,7 +23,7 @@ use rand::rngs::SmallRng;
 
 use std::ops::ControlFlow;
 
-use super::learned::{load_weight_file, parse_eval_choice, EVALS};
+use super::learned::{parse_eval_choice, EVALS};
 use super::{
     DrawRules, FastPaths, GameOptions, Notation, Outcome, RuleError, Rules, SearchHooks,
     SearchTuning, Side, Terminal,
@@ -122,7 +122,7 @@ impl SearchHooks for Diamond {
         if self.learned {
             let w = match &self.weights {
                 Some((_, w)) => w,
-                None => learned::LearnedWeights::built_in(),
+                None => learned::WEIGHT_FILE.built_in(),
             };
             learned::evaluate(pos, w)
         } else {
@@ -169,14 +169,7 @@ impl GameOptions for Diamond {
                 let path = value.trim();
                 self.weights = match path {
                     "builtin" => None,
-                    _ => Some((
-                        path.to_string(),
-                        load_weight_file(
-                            path,
-                            || learned::LearnedWeights::built_in().clone(),
-                            learned::LearnedWeights::parse,
-                        )?,
-                    )),
+                    _ => Some((path.to_string(), learned::WEIGHT_FILE.load(path)?)),
                 };
             }
             _ => return Ok(false),

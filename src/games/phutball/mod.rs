@@ -32,7 +32,7 @@ use std::ops::ControlFlow;
 use rand::rngs::SmallRng;
 use rand::Rng;
 
-use super::learned::{load_weight_file, parse_eval_choice, EVALS};
+use super::learned::{parse_eval_choice, EVALS};
 use super::{
     ending, DrawRules, DrawTracker, FastPaths, GameOptions, Notation, Outcome, Reductions,
     RuleError, Rules, SearchHooks, SearchTuning, Side, Terminal,
@@ -66,7 +66,7 @@ impl Default for Phutball {
         Phutball {
             learned: true,
             eval_file: "builtin".to_string(),
-            weights: learned::LearnedWeights::built_in(),
+            weights: learned::WEIGHT_FILE.built_in().clone(),
         }
     }
 }
@@ -280,11 +280,7 @@ impl GameOptions for Phutball {
                 self.learned = parse_eval_choice(value)?;
             }
             "eval_file" => {
-                self.weights = load_weight_file(
-                    value.trim(),
-                    learned::LearnedWeights::built_in,
-                    learned::LearnedWeights::parse,
-                )?;
+                self.weights = learned::WEIGHT_FILE.load(value.trim())?;
                 self.eval_file = value.trim().to_string();
             }
             _ => return Ok(false),

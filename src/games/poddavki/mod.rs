@@ -19,7 +19,7 @@ use rand::rngs::SmallRng;
 
 use std::ops::ControlFlow;
 
-use super::learned::{load_weight_file, parse_eval_choice, EVALS};
+use super::learned::{parse_eval_choice, EVALS};
 use super::{
     DrawRules, FastPaths, GameOptions, Notation, Outcome, RecordFormat, RuleError, Rules,
     SearchHooks, Side, Terminal,
@@ -47,7 +47,7 @@ impl Default for Poddavki {
             draw_no_progress: true,
             learned: true,
             eval_file: "builtin".to_string(),
-            weights: learned::LearnedWeights::built_in(),
+            weights: learned::WEIGHT_FILE.built_in().clone(),
         }
     }
 }
@@ -190,11 +190,7 @@ impl GameOptions for Poddavki {
                 self.learned = parse_eval_choice(value)?;
             }
             "eval_file" => {
-                self.weights = load_weight_file(
-                    value.trim(),
-                    learned::LearnedWeights::built_in,
-                    learned::LearnedWeights::parse,
-                )?;
+                self.weights = learned::WEIGHT_FILE.load(value.trim())?;
                 self.eval_file = value.trim().to_string();
             }
             _ => return Ok(false),
