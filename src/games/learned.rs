@@ -18,6 +18,7 @@ use std::ops::Deref;
 use std::sync::{Arc, OnceLock};
 
 use super::RuleError;
+use crate::options::{GameOption, Kind};
 
 /// The choices of a game's `eval` option, in the order of [`parse_eval_choice`]'s answer.
 pub const EVALS: &[&str] = &["classic", "learned"];
@@ -31,6 +32,15 @@ pub fn parse_eval_choice(value: &str) -> Result<bool, RuleError> {
             "eval takes classic or learned, not '{other}'"
         ))),
     }
+}
+
+/// The options `eval` and `eval_file` of a game with a learned evaluation, as it lists them:
+/// each game's own, since its weights and its default evaluation are.
+pub fn eval_options(learned: bool, eval_file: &str) -> [GameOption; 2] {
+    [
+        GameOption::new("eval", Kind::Combo(EVALS), EVALS[usize::from(learned)]).own(),
+        GameOption::new("eval_file", Kind::String, eval_file).own(),
+    ]
 }
 
 /// A weight file is some tens of kilobytes; anything much larger is not one.

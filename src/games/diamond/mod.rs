@@ -23,12 +23,12 @@ use rand::rngs::SmallRng;
 
 use std::ops::ControlFlow;
 
-use super::learned::{parse_eval_choice, EVALS};
+use super::learned::{eval_options, parse_eval_choice};
 use super::{
     DrawRules, FastPaths, GameOptions, Notation, Outcome, RuleError, Rules, SearchHooks,
     SearchTuning, Side, Terminal,
 };
-use crate::options::{GameOption, Kind};
+use crate::options::GameOption;
 
 pub use movegen::Move;
 pub use position::Pos;
@@ -178,10 +178,7 @@ impl GameOptions for Diamond {
     }
     fn options(&self) -> Vec<GameOption> {
         let file = self.weights.as_ref().map_or("builtin", |(f, _)| f.as_str());
-        vec![
-            GameOption::new("eval", Kind::Combo(EVALS), EVALS[self.learned as usize]),
-            GameOption::new("eval_file", Kind::String, file),
-        ]
+        eval_options(self.learned, file).to_vec()
     }
 }
 

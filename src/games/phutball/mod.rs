@@ -32,12 +32,12 @@ use std::ops::ControlFlow;
 use rand::rngs::SmallRng;
 use rand::Rng;
 
-use super::learned::{parse_eval_choice, EVALS};
+use super::learned::{eval_options, parse_eval_choice};
 use super::{
     ending, DrawRules, DrawTracker, FastPaths, GameOptions, Notation, Outcome, Reductions,
     RuleError, Rules, SearchHooks, SearchTuning, Side, Terminal,
 };
-use crate::options::{GameOption, Kind};
+use crate::options::GameOption;
 use board::{BLUE_SCORES, RED_SCORES};
 pub use movegen::Move;
 pub use position::Pos;
@@ -288,10 +288,7 @@ impl GameOptions for Phutball {
         Ok(true)
     }
     fn options(&self) -> Vec<GameOption> {
-        vec![
-            GameOption::new("eval", Kind::Combo(EVALS), EVALS[self.learned as usize]),
-            GameOption::new("eval_file", Kind::String, &self.eval_file),
-        ]
+        eval_options(self.learned, &self.eval_file).to_vec()
     }
 }
 

@@ -19,7 +19,7 @@ use rand::rngs::SmallRng;
 
 use std::ops::ControlFlow;
 
-use super::learned::{parse_eval_choice, EVALS};
+use super::learned::{eval_options, parse_eval_choice};
 use super::{
     DrawRules, FastPaths, GameOptions, Notation, Outcome, RecordFormat, RuleError, Rules,
     SearchHooks, Side, Terminal,
@@ -198,12 +198,12 @@ impl GameOptions for Poddavki {
         Ok(true)
     }
     fn options(&self) -> Vec<GameOption> {
-        vec![
+        let mut options = vec![
             GameOption::new("draw_repetition", Kind::Check, self.draw_repetition),
             GameOption::new("draw_no_progress", Kind::Check, self.draw_no_progress),
-            GameOption::new("eval", Kind::Combo(EVALS), EVALS[self.learned as usize]),
-            GameOption::new("eval_file", Kind::String, &self.eval_file),
-        ]
+        ];
+        options.extend(eval_options(self.learned, &self.eval_file));
+        options
     }
 }
 

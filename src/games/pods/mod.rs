@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 
 use rand::rngs::SmallRng;
 
-use super::learned::{parse_eval_choice, EVALS};
+use super::learned::{eval_options, parse_eval_choice};
 use super::{
     DrawRules, FastPaths, GameOptions, MoveInput, Moves, Notation, Outcome, ProvenMove, Reductions,
     RootMoves, RuleError, Rules, SearchHooks, SearchTuning, Side, Terminal, ThreadTuning,
@@ -380,12 +380,7 @@ impl GameOptions for Pods {
             ),
         ];
         if self.advanced() {
-            options.push(GameOption::new(
-                "eval",
-                Kind::Combo(EVALS),
-                EVALS[usize::from(self.learned)],
-            ));
-            options.push(GameOption::new("eval_file", Kind::String, &self.eval_file));
+            options.extend(eval_options(self.learned, &self.eval_file));
         }
         options
     }
