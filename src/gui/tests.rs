@@ -159,6 +159,37 @@ fn every_game_opens_plays_and_takes_back() {
     }
 }
 
+/// The options of a new game are that game's: `eval` is each game's own, so one set before the
+/// game is selected would be the previous game's and the new one would search with its default.
+#[test]
+fn a_new_games_options_are_set_in_that_game() {
+    let tabs = tabs(1);
+    let (status, state) = post(&tabs, "open", json!({}));
+    assert_eq!(status, 200, "{state}");
+    let id = state["tab"].as_str().expect("a tab id").to_string();
+    let score = |eval: &str| {
+        // From another game each time, as a user switching games would.
+        let (status, s) = post(&tabs, "new", json!({"tab": id, "game": "poddavki"}));
+        assert_eq!(status, 200, "{s}");
+        let options = json!({"eval": eval});
+        let (status, s) = post(
+            &tabs,
+            "new",
+            json!({"tab": id, "game": "diamond", "options": options}),
+        );
+        assert_eq!(status, 200, "{s}");
+        let (status, v) = post(&tabs, "analyse", json!({"tab": id, "depth": 2}));
+        assert_eq!(status, 200, "{v}");
+        v["lines"][0]["score"].clone()
+    };
+    let (learned, classic) = (score("learned"), score("classic"));
+    assert!(
+        classic["kind"] == "cp" && learned["kind"] == "cp",
+        "{classic} {learned}"
+    );
+    assert_ne!(classic, learned);
+}
+
 /// The streaming analysis deepens while it runs, and whatever the tab asks the engine next
 /// ends it first; stopping it leaves the engine answering.
 #[test]
