@@ -48,6 +48,13 @@ fn post(tabs: &Tabs, action: &str, body: Value) -> (u16, Value) {
     (reply.status, value)
 }
 
+/// A new tab's id.
+fn open(tabs: &Tabs) -> String {
+    let (status, state) = post(tabs, "open", json!({}));
+    assert_eq!(status, 200, "{state}");
+    state["tab"].as_str().expect("a tab id").to_string()
+}
+
 #[test]
 fn loopback_addresses() {
     assert!(is_loopback("127.0.0.1") && is_loopback("::1") && is_loopback("localhost"));
@@ -164,9 +171,7 @@ fn every_game_opens_plays_and_takes_back() {
 #[test]
 fn a_new_games_options_are_set_in_that_game() {
     let tabs = tabs(1);
-    let (status, state) = post(&tabs, "open", json!({}));
-    assert_eq!(status, 200, "{state}");
-    let id = state["tab"].as_str().expect("a tab id").to_string();
+    let id = open(&tabs);
     let score = |eval: &str| {
         // From another game each time, as a user switching games would.
         let (status, s) = post(&tabs, "new", json!({"tab": id, "game": "poddavki"}));
