@@ -27,6 +27,9 @@ pub struct GameOption {
     pub name: &'static str,
     pub kind: Kind,
     pub value: String,
+    /// The game's own ([`GameOption::own`]): a value set while this game is selected is not
+    /// carried to another game with an option of the same name.
+    pub own: bool,
 }
 
 impl GameOption {
@@ -35,7 +38,15 @@ impl GameOption {
             name,
             kind,
             value: value.to_string(),
+            own: false,
         }
+    }
+
+    /// Marks the option the game's own: several games may declare one of this name, each with
+    /// its own meaning and default (`eval`, `eval_file`: one game's weight file is no use to
+    /// another), so a value is kept for the game it was set in.
+    pub fn own(self) -> GameOption {
+        GameOption { own: true, ..self }
     }
 }
 
@@ -91,6 +102,9 @@ pub enum OptionError {
         value: String,
         choices: String,
     },
+    /// An option each game has its own of, set while a game without one is selected.
+    #[error("option {name} is each game's own and {game} has none: select the game first")]
+    NotThisGame { name: String, game: &'static str },
 }
 
 /// The lookup key of an option name: case-insensitive, spaces and `_` ignored, so UGI's

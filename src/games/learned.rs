@@ -8,8 +8,17 @@
 //!
 //! The file: comment lines (`#`, the provenance: command, seed, data size, losses), then a line
 //! `GAME N`, then the N weights as integers separated by white space.
+//!
+//! Every game reads its weights through the one type here ([`LearnedWeights`], its size a
+//! parameter) and declares its file as a [`WeightFile`] `static` (its name, its shipped
+//! `learned.txt`, its start weights); what stays in a game's `learned.rs` is its own: the
+//! inputs, the evaluation over them and their number.
+
+use std::ops::Deref;
+use std::sync::{Arc, OnceLock};
 
 use super::RuleError;
+use crate::options::{GameOption, Kind};
 
 /// The choices of a game's `eval` option, in the order of [`parse_eval_choice`]'s answer.
 pub const EVALS: &[&str] = &["classic", "learned"];
@@ -25,12 +34,21 @@ pub fn parse_eval_choice(value: &str) -> Result<bool, RuleError> {
     }
 }
 
+/// The options `eval` and `eval_file` of a game with a learned evaluation, as it lists them:
+/// each game's own, since its weights and its default evaluation are.
+pub fn eval_options(learned: bool, eval_file: &str) -> [GameOption; 2] {
+    [
+        GameOption::new("eval", Kind::Combo(EVALS), EVALS[usize::from(learned)]).own(),
+        GameOption::new("eval_file", Kind::String, eval_file).own(),
+    ]
+}
+
 /// A weight file is some tens of kilobytes; anything much larger is not one.
 const MAX_WEIGHT_FILE: u64 = 1 << 20;
 
 /// `eval_file PATH`: the weights in the file at `path`, read by `parse`; `builtin` (as
 /// `pods_data` says it) gives `built_in()`. The error names the option and the path.
-pub fn load_weight_file<W>(
+fn load_weight_file<W>(
     path: &str,
     built_in: impl FnOnce() -> W,
     parse: impl FnOnce(&str) -> Result<W, WeightsError>,
@@ -52,6 +70,82 @@ pub fn load_weight_file<W>(
     parse(&text).map_err(|e| fail(e.to_string()))
 }
 
+/// A game's learned weights, `N` of them: the length is the type's, so the game's evaluation
+/// indexes an array it knows the size of, and no other game's weights can be handed to it.
+/// Shared, since a game state is cloned for every search thread.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LearnedWeights<const N: usize>(Arc<[i32; N]>);
+
+impl<const N: usize> LearnedWeights<N> {
+    /// The first `N` of `values`, zeros past their end (a parsed file has exactly `N`; a game's
+    /// start weights are `N` long, which its tests check).
+    pub fn new(values: &[i32]) -> LearnedWeights<N> {
+        let mut w = [0; N];
+        for (w, &v) in w.iter_mut().zip(values) {
+            *w = v;
+        }
+        LearnedWeights(Arc::new(w))
+    }
+}
+
+impl<const N: usize> Deref for LearnedWeights<N> {
+    type Target = [i32; N];
+    fn deref(&self) -> &[i32; N] {
+        &self.0
+    }
+}
+
+/// A game's weight file: the name its header gives the game, the shipped file's text (the
+/// game's `learned.txt`), and the start weights (the hand-written evaluation in the learned
+/// one's inputs). A game declares one as a `static`, whose shipped weights are read once.
+pub struct WeightFile<const N: usize> {
+    game: &'static str,
+    shipped: &'static str,
+    start: fn() -> Vec<i32>,
+    built_in: OnceLock<LearnedWeights<N>>,
+}
+
+impl<const N: usize> WeightFile<N> {
+    pub const fn new(
+        game: &'static str,
+        shipped: &'static str,
+        start: fn() -> Vec<i32>,
+    ) -> WeightFile<N> {
+        WeightFile {
+            game,
+            shipped,
+            start,
+            built_in: OnceLock::new(),
+        }
+    }
+
+    /// The weights in a file's `text`, refused when they are another game's or not `N`.
+    pub fn parse(&self, text: &str) -> Result<LearnedWeights<N>, WeightsError> {
+        Ok(LearnedWeights::new(&parse_weights(text, self.game, N)?))
+    }
+
+    /// The shipped weights (a unit test per game reads them, so they parse; else the start
+    /// weights, the hand-written evaluation).
+    pub fn built_in(&self) -> &LearnedWeights<N> {
+        self.built_in.get_or_init(|| {
+            self.parse(self.shipped)
+                .unwrap_or_else(|_| LearnedWeights::new(&(self.start)()))
+        })
+    }
+
+    /// `eval_file PATH`: the weights of the file at `path`, or the shipped ones for `builtin`.
+    /// The error names the option and the path.
+    pub fn load(&self, path: &str) -> Result<LearnedWeights<N>, RuleError> {
+        load_weight_file(path, || self.built_in().clone(), |text| self.parse(text))
+    }
+
+    /// The shipped file's text, for the games' tests.
+    #[cfg(test)]
+    pub fn shipped(&self) -> &'static str {
+        self.shipped
+    }
+}
+
 /// Why a weight file was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum WeightsError {
@@ -69,11 +163,7 @@ pub enum WeightsError {
 }
 
 /// Reads a weight file for `game` with `size` weights.
-pub fn parse_weights(
-    text: &str,
-    game: &'static str,
-    size: usize,
-) -> Result<Vec<i32>, WeightsError> {
+fn parse_weights(text: &str, game: &'static str, size: usize) -> Result<Vec<i32>, WeightsError> {
     let mut lines = text
         .lines()
         .map(str::trim)
@@ -147,6 +237,32 @@ mod tests {
         let text = format_weights("poddavki", &["made by a test\nseed 1".to_string()], &w);
         assert!(text.starts_with("# made by a test\n# seed 1\npoddavki 40\n"));
         assert_eq!(parse_weights(&text, "poddavki", 40), Ok(w));
+    }
+
+    fn toy_start() -> Vec<i32> {
+        vec![7, 8, 9]
+    }
+
+    #[test]
+    fn a_weight_file_reads_its_games_weights_and_ships_its_own() {
+        static TOY: WeightFile<3> = WeightFile::new("toy", "# shipped\ntoy 3\n1 2 3\n", toy_start);
+        assert_eq!(TOY.built_in()[..], [1, 2, 3]);
+        assert_eq!(
+            TOY.parse("toy 3\n4 5 6").map(|w| w[..].to_vec()),
+            Ok(vec![4, 5, 6])
+        );
+        assert_eq!(
+            TOY.parse("toy 4\n1 2 3 4"),
+            Err(WeightsError::Size {
+                expected: 3,
+                found: 4
+            })
+        );
+        assert!(matches!(TOY.load("builtin"), Ok(w) if w == *TOY.built_in()));
+        // Shipped weights that do not parse leave the hand-written evaluation's.
+        static BROKEN: WeightFile<3> = WeightFile::new("toy", "toy 2\n1 2\n", toy_start);
+        assert_eq!(BROKEN.built_in()[..], [7, 8, 9]);
+        assert_eq!(LearnedWeights::<4>::new(&[1, 2])[..], [1, 2, 0, 0]);
     }
 
     #[test]

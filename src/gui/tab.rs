@@ -251,13 +251,23 @@ impl Tab {
             }
             checked.push((name.clone(), self.option(name)?.check(value)?));
         }
-        for (name, value) in checked {
-            self.ask(&format!("set_option {name} {value}"))?;
-        }
+        // The game first: an option may be each game's own (`eval`), set for the game selected.
         self.ask(&format!("set_game {game}"))?;
         self.game = game.to_string();
         self.history.clear();
-        self.refresh(None)
+        let mut set = Ok(());
+        for (name, value) in &checked {
+            set = self.ask(&format!("set_option {name} {value}")).map(drop);
+            if set.is_err() {
+                break;
+            }
+        }
+        if set.is_ok() && !checked.is_empty() {
+            // A start an option shapes (Pods' rotation) comes with a new game.
+            set = self.ask("clear_board").map(drop);
+        }
+        self.refresh(None)?;
+        set
     }
 
     /// Plays a move the page entered, only if it is in the legal list.

@@ -48,6 +48,13 @@ fn post(tabs: &Tabs, action: &str, body: Value) -> (u16, Value) {
     (reply.status, value)
 }
 
+/// A new tab's id.
+fn open(tabs: &Tabs) -> String {
+    let (status, state) = post(tabs, "open", json!({}));
+    assert_eq!(status, 200, "{state}");
+    state["tab"].as_str().expect("a tab id").to_string()
+}
+
 #[test]
 fn loopback_addresses() {
     assert!(is_loopback("127.0.0.1") && is_loopback("::1") && is_loopback("localhost"));
@@ -157,6 +164,35 @@ fn every_game_opens_plays_and_takes_back() {
             .collect();
         assert!(own.iter().all(|o| o["name"] != "hash"), "{game}");
     }
+}
+
+/// The options of a new game are that game's: `eval` is each game's own, so one set before the
+/// game is selected would be the previous game's and the new one would search with its default.
+#[test]
+fn a_new_games_options_are_set_in_that_game() {
+    let tabs = tabs(1);
+    let id = open(&tabs);
+    let score = |eval: &str| {
+        // From another game each time, as a user switching games would.
+        let (status, s) = post(&tabs, "new", json!({"tab": id, "game": "poddavki"}));
+        assert_eq!(status, 200, "{s}");
+        let options = json!({"eval": eval});
+        let (status, s) = post(
+            &tabs,
+            "new",
+            json!({"tab": id, "game": "diamond", "options": options}),
+        );
+        assert_eq!(status, 200, "{s}");
+        let (status, v) = post(&tabs, "analyse", json!({"tab": id, "depth": 2}));
+        assert_eq!(status, 200, "{v}");
+        v["lines"][0]["score"].clone()
+    };
+    let (learned, classic) = (score("learned"), score("classic"));
+    assert!(
+        classic["kind"] == "cp" && learned["kind"] == "cp",
+        "{classic} {learned}"
+    );
+    assert_ne!(classic, learned);
 }
 
 /// The streaming analysis deepens while it runs, and whatever the tab asks the engine next

@@ -65,6 +65,16 @@ pub struct SearchMode {
     pub ponder: bool,
 }
 
+/// A game option the user set, as the session keeps it to replay.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct SetOption {
+    /// The game it was set in, for a game's own option ([`crate::options::GameOption::own`]);
+    /// `None`: it serves every game that has it.
+    game: Option<&'static str>,
+    name: String,
+    value: String,
+}
+
 pub struct Session {
     /// The games there are to select.
     registry: Arc<Registry>,
@@ -77,8 +87,8 @@ pub struct Session {
     pub after_eof: Option<Duration>,
     /// The time after the end of input is up: every search and perft from now on stops at once.
     cut: bool,
-    /// Game-specific options the user set, replayed when another game is selected.
-    game_options: Vec<(String, String)>,
+    /// Game-specific options the user set, replayed when a game that has them is selected.
+    game_options: Vec<SetOption>,
     /// Counts new games (`set_game`, `new_game`), so that a front end can tell that state it
     /// keeps about the game in progress (GTP's clocks) belongs to an earlier game.
     serial: u64,
@@ -143,7 +153,11 @@ impl Session {
             let value = max.to_string();
             // Replayed on every game switch, like an option the user set.
             let _ = self.game.set_option(name, &value);
-            self.game_options.push((name.to_string(), value));
+            self.game_options.push(SetOption {
+                game: None,
+                name: name.to_string(),
+                value,
+            });
         }
         self
     }
@@ -195,9 +209,15 @@ impl Session {
     /// change nothing.
     pub fn set_game(&mut self, name: &str) -> Result<(), SessionError> {
         let mut game = self.registry.find(name)?.new_state();
-        for (n, v) in &self.game_options {
-            // Options of other games are kept for when those games come back.
-            let _ = game.set_option(n, v);
+        let name = game.name();
+        // Options of other games are kept for when those games come back; a game's own ones
+        // (`eval`) only for the game they were set in.
+        for o in self
+            .game_options
+            .iter()
+            .filter(|o| o.game.is_none_or(|g| g == name))
+        {
+            let _ = game.set_option(&o.name, &o.value);
         }
         // From the start position under those options (Pods' rotation).
         game.new_game();

@@ -5,7 +5,7 @@
 use std::time::Instant;
 
 use super::egdb::MAX_EGDB_MIB;
-use super::{Session, SessionError};
+use super::{Session, SessionError, SetOption};
 use crate::engine;
 use crate::games::GameKind;
 use crate::options::{self, Kind, OptionError, Value};
@@ -378,9 +378,21 @@ impl Session {
             .ok_or_else(|| OptionError::Unknown(name.to_string()))?;
         let value = decl.kind.parse(decl.name, value)?;
         let value = self.game_option_capped(decl.name, value).text();
-        let known_here = self.game.options().iter().any(|o| o.name == decl.name);
-        if known_here {
+        let here = self
+            .game
+            .options()
+            .into_iter()
+            .find(|o| o.name == decl.name);
+        let own = here.as_ref().map_or(decl.own, |o| o.own);
+        if here.is_some() {
             self.game.set_option(decl.name, &value)?;
+        } else if own {
+            // No game to give it to: which game's weights would a file be?
+            return Err(OptionError::NotThisGame {
+                name: decl.name.to_string(),
+                game: self.game.name(),
+            }
+            .into());
         } else {
             // Another game's option: check the value now so the error comes at once.
             for entry in self.registry.entries() {
@@ -389,8 +401,14 @@ impl Session {
                 }
             }
         }
-        self.game_options.retain(|(n, _)| *n != decl.name);
-        self.game_options.push((decl.name.to_string(), value));
+        let game = own.then(|| self.game.name());
+        self.game_options
+            .retain(|o| o.name != decl.name || o.game != game);
+        self.game_options.push(SetOption {
+            game,
+            name: decl.name.to_string(),
+            value,
+        });
         Ok(())
     }
 
@@ -421,10 +439,11 @@ impl Session {
                 .find(|o| o.name == d.name)
                 .map(|o| o.value.clone())
                 .or_else(|| {
+                    // Another game's own value is not this option's value here.
                     self.game_options
                         .iter()
-                        .find(|(n, _)| n == d.name)
-                        .map(|(_, v)| v.clone())
+                        .find(|o| o.name == d.name && o.game.is_none())
+                        .map(|o| o.value.clone())
                 })
                 .unwrap_or_else(|| d.value.clone());
             out.push(OptionInfo {
@@ -538,6 +557,20 @@ mod tests {
             .sum::<usize>()
             + decls.len();
         assert_eq!(keys.len(), per_option);
+    }
+
+    #[test]
+    fn games_agree_whether_an_option_of_one_name_is_each_games_own() {
+        // The session reads it from the first game that declares the name.
+        let s = Session::new();
+        let decls = s.registry.option_decls();
+        for e in s.registry.entries() {
+            for o in e.new_state().options() {
+                let decl = decls.iter().find(|d| d.name == o.name).map(|d| d.own);
+                assert_eq!(decl, Some(o.own), "{} of {}", o.name, e.name);
+            }
+        }
+        assert!(decls.iter().any(|d| d.name == "eval" && d.own));
     }
 
     #[test]

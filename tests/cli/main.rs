@@ -16,6 +16,7 @@ mod docs_pictures;
 mod egdb;
 mod egdb_jobs;
 mod egdb_play;
+mod eval_options;
 mod gtp;
 mod gui_commands;
 mod hostile;

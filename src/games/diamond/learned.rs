@@ -12,12 +12,10 @@
 //! hand-written evaluation scores by a rule (a threat, a fork: [`eval::Terms::Fixed`]) keeps that
 //! score and has no inputs: the trainer skips it.
 
-use std::sync::{Arc, LazyLock};
-
 use super::board::{Bits, TABLES};
 use super::eval::{self, Terms, Weights};
 use super::position::Pos;
-use crate::games::learned::{parse_weights, WeightsError};
+use crate::games::learned::WeightFile;
 use crate::games::EVAL_LIMIT;
 
 const POINT_INPUTS: usize = 2 * 64;
@@ -31,8 +29,11 @@ const BUCKETS: usize = 3;
 /// The number of inputs and weights.
 pub const SIZE: usize = BUCKETS * PER_BUCKET;
 
-/// The shipped weights' file.
-const BUILT_IN: &str = include_str!("learned.txt");
+/// The game's weights, [`SIZE`] of them (so every index the evaluation computes is in range),
+/// and its weight file, whose shipped weights are `learned.txt` beside this file.
+pub type LearnedWeights = crate::games::learned::LearnedWeights<SIZE>;
+pub static WEIGHT_FILE: WeightFile<SIZE> =
+    WeightFile::new("diamond", include_str!("learned.txt"), start);
 
 /// The pattern number of (own, theirs, neutral) corner counts; `u8::MAX` where they do not add
 /// up to 1–4.
@@ -58,25 +59,6 @@ const PATTERN: [[[u8; 5]; 5]; 5] = {
     }
     t
 };
-
-/// A weight vector of [`SIZE`] entries: only [`LearnedWeights::parse`] makes one, so every
-/// index the evaluation computes is in range.
-#[derive(Clone, Debug)]
-pub struct LearnedWeights(Arc<[i32]>);
-
-impl LearnedWeights {
-    pub fn parse(text: &str) -> Result<LearnedWeights, WeightsError> {
-        Ok(LearnedWeights(parse_weights(text, "diamond", SIZE)?.into()))
-    }
-
-    /// The shipped weights (`learned.txt`; a unit test reads them, so they parse).
-    pub fn built_in() -> &'static LearnedWeights {
-        static W: LazyLock<LearnedWeights> = LazyLock::new(|| {
-            LearnedWeights::parse(BUILT_IN).unwrap_or_else(|_| LearnedWeights(start().into()))
-        });
-        &W
-    }
-}
 
 fn bucket(p: &Pos) -> usize {
     match p.hand[0] + p.hand[1] {
@@ -138,7 +120,7 @@ pub fn evaluate(p: &Pos, w: &LearnedWeights) -> i32 {
         Terms::Fixed(v) => return v,
         Terms::Weighted(t) => t,
     };
-    let w = &w.0[bucket(p) * PER_BUCKET..][..PER_BUCKET];
+    let w = &w[bucket(p) * PER_BUCKET..][..PER_BUCKET];
     let mut sum = i64::from(w[PER_BUCKET - 1]);
     for_each_board_input(p, |i| sum += i64::from(w[i]));
     for (f, &wt) in terms.into_iter().zip(&w[POINT_INPUTS + SQUARE_INPUTS..]) {
@@ -191,7 +173,7 @@ mod tests {
 
     #[test]
     fn the_shipped_weights_parse() {
-        assert!(LearnedWeights::parse(BUILT_IN).is_ok());
+        assert!(WEIGHT_FILE.parse(WEIGHT_FILE.shipped()).is_ok());
     }
 
     #[test]
@@ -215,7 +197,7 @@ mod tests {
 
     #[test]
     fn the_evaluation_is_the_sum_over_the_inputs() {
-        let w = LearnedWeights::built_in();
+        let w = WEIGHT_FILE.built_in();
         let (mut weighted, mut fixed) = (0, 0);
         let mut buckets = [0; BUCKETS];
         for p in random_positions(5, 60) {
@@ -227,7 +209,7 @@ mod tests {
                 fixed += 1;
                 continue;
             }
-            let sum = sparse_dot(&w.0, &x).clamp(-(EVAL_LIMIT - 1), EVAL_LIMIT - 1);
+            let sum = sparse_dot(&w[..], &x).clamp(-(EVAL_LIMIT - 1), EVAL_LIMIT - 1);
             assert_eq!(evaluate(&p, w), sum, "{}", p.to_fen());
             weighted += 1;
             buckets[bucket(&p)] += 1;
@@ -238,7 +220,8 @@ mod tests {
 
     #[test]
     fn the_start_weights_are_the_hand_written_evaluation() {
-        let w = LearnedWeights(start().into());
+        assert_eq!(start().len(), SIZE);
+        let w = LearnedWeights::new(&start());
         for p in random_positions(6, 30) {
             assert_eq!(evaluate(&p, &w), eval::evaluate(&p), "{}", p.to_fen());
         }

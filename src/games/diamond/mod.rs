@@ -23,12 +23,12 @@ use rand::rngs::SmallRng;
 
 use std::ops::ControlFlow;
 
-use super::learned::{load_weight_file, parse_eval_choice, EVALS};
+use super::learned::{eval_options, parse_eval_choice};
 use super::{
     DrawRules, FastPaths, GameOptions, Notation, Outcome, RuleError, Rules, SearchHooks,
     SearchTuning, Side, Terminal,
 };
-use crate::options::{GameOption, Kind};
+use crate::options::GameOption;
 
 pub use movegen::Move;
 pub use position::Pos;
@@ -122,7 +122,7 @@ impl SearchHooks for Diamond {
         if self.learned {
             let w = match &self.weights {
                 Some((_, w)) => w,
-                None => learned::LearnedWeights::built_in(),
+                None => learned::WEIGHT_FILE.built_in(),
             };
             learned::evaluate(pos, w)
         } else {
@@ -169,14 +169,7 @@ impl GameOptions for Diamond {
                 let path = value.trim();
                 self.weights = match path {
                     "builtin" => None,
-                    _ => Some((
-                        path.to_string(),
-                        load_weight_file(
-                            path,
-                            || learned::LearnedWeights::built_in().clone(),
-                            learned::LearnedWeights::parse,
-                        )?,
-                    )),
+                    _ => Some((path.to_string(), learned::WEIGHT_FILE.load(path)?)),
                 };
             }
             _ => return Ok(false),
@@ -185,10 +178,7 @@ impl GameOptions for Diamond {
     }
     fn options(&self) -> Vec<GameOption> {
         let file = self.weights.as_ref().map_or("builtin", |(f, _)| f.as_str());
-        vec![
-            GameOption::new("eval", Kind::Combo(EVALS), EVALS[self.learned as usize]),
-            GameOption::new("eval_file", Kind::String, file),
-        ]
+        eval_options(self.learned, file).to_vec()
     }
 }
 

@@ -20,12 +20,10 @@
 //! terms (both distances and the ball's progress, their values); and a constant (the move's
 //! worth).
 
-use std::sync::{Arc, LazyLock};
-
 use super::board::{col, point, row, COLS, ROWS};
 use super::eval::{self, MAX_DIST};
 use super::position::Pos;
-use crate::games::learned::{parse_weights, WeightsError};
+use crate::games::learned::WeightFile;
 use crate::games::{Side, EVAL_LIMIT};
 
 /// How far from the ball (in rows and columns) the men count as a pattern.
@@ -55,29 +53,11 @@ const BUCKETS: usize = 3;
 /// The number of inputs and weights.
 pub const SIZE: usize = BUCKETS * PER_BUCKET;
 
-/// The shipped weights' file.
-const BUILT_IN: &str = include_str!("learned.txt");
-
-/// A weight vector of [`SIZE`] entries: only [`LearnedWeights::parse`] makes one, so every
-/// index the evaluation computes is in range.
-#[derive(Clone, Debug)]
-pub struct LearnedWeights(Arc<[i32]>);
-
-impl LearnedWeights {
-    pub fn parse(text: &str) -> Result<LearnedWeights, WeightsError> {
-        Ok(LearnedWeights(
-            parse_weights(text, "phutball", SIZE)?.into(),
-        ))
-    }
-
-    /// The shipped weights (`learned.txt`; a unit test reads them, so they parse).
-    pub fn built_in() -> LearnedWeights {
-        static W: LazyLock<LearnedWeights> = LazyLock::new(|| {
-            LearnedWeights::parse(BUILT_IN).unwrap_or_else(|_| LearnedWeights(start().into()))
-        });
-        W.clone()
-    }
-}
+/// The game's weights, [`SIZE`] of them (so every index the evaluation computes is in range),
+/// and its weight file, whose shipped weights are `learned.txt` beside this file.
+pub type LearnedWeights = crate::games::learned::LearnedWeights<SIZE>;
+pub static WEIGHT_FILE: WeightFile<SIZE> =
+    WeightFile::new("phutball", include_str!("learned.txt"), start);
 
 /// The phase: few men (the opening's placements), a middle game, a crowded board (self-play
 /// games are mostly decided with 4 to 16 men on the board).
@@ -196,7 +176,7 @@ pub fn inputs(p: &Pos, threatened: bool, out: &mut Vec<(u32, i32)>) {
 /// the sum over [`inputs`], computed without listing them.
 pub fn evaluate(p: &Pos, threatened: bool, w: &LearnedWeights) -> i32 {
     let x = facts(p, threatened);
-    let w = &w.0[bucket(p) * PER_BUCKET..][..PER_BUCKET];
+    let w = &w[bucket(p) * PER_BUCKET..][..PER_BUCKET];
     let mut sum = i64::from(w[BALL_ROW + x.row])
         + i64::from(w[BALL_COL + x.col])
         + i64::from(w[MY_DIST + x.mine])
@@ -273,19 +253,19 @@ mod tests {
 
     #[test]
     fn the_shipped_weights_parse() {
-        assert!(LearnedWeights::parse(BUILT_IN).is_ok());
+        assert!(WEIGHT_FILE.parse(WEIGHT_FILE.shipped()).is_ok());
     }
 
     #[test]
     fn the_evaluation_is_the_sum_over_the_inputs() {
-        let w = LearnedWeights::built_in();
+        let w = WEIGHT_FILE.built_in().clone();
         let mut buckets = [0; BUCKETS];
         let mut threatened = 0;
         for (p, t) in quiet_positions(5, 1500) {
             let mut x = Vec::new();
             inputs(&p, t, &mut x);
             assert!(x.iter().all(|&(i, _)| (i as usize) < SIZE));
-            let sum = sparse_dot(&w.0, &x).clamp(-(EVAL_LIMIT - 1), EVAL_LIMIT - 1);
+            let sum = sparse_dot(&w[..], &x).clamp(-(EVAL_LIMIT - 1), EVAL_LIMIT - 1);
             assert_eq!(evaluate(&p, t, &w), sum, "{p:?}");
             buckets[bucket(&p)] += 1;
             threatened += usize::from(t);
@@ -296,7 +276,8 @@ mod tests {
 
     #[test]
     fn the_start_weights_are_the_hand_written_evaluation() {
-        let w = LearnedWeights(start().into());
+        assert_eq!(start().len(), SIZE);
+        let w = LearnedWeights::new(&start());
         for (p, t) in quiet_positions(6, 800) {
             assert_eq!(evaluate(&p, t, &w), eval::race_eval(&p, false, t), "{p:?}");
         }

@@ -32,12 +32,12 @@ use std::ops::ControlFlow;
 use rand::rngs::SmallRng;
 use rand::Rng;
 
-use super::learned::{load_weight_file, parse_eval_choice, EVALS};
+use super::learned::{eval_options, parse_eval_choice};
 use super::{
     ending, DrawRules, DrawTracker, FastPaths, GameOptions, Notation, Outcome, Reductions,
     RuleError, Rules, SearchHooks, SearchTuning, Side, Terminal,
 };
-use crate::options::{GameOption, Kind};
+use crate::options::GameOption;
 use board::{BLUE_SCORES, RED_SCORES};
 pub use movegen::Move;
 pub use position::Pos;
@@ -66,7 +66,7 @@ impl Default for Phutball {
         Phutball {
             learned: true,
             eval_file: "builtin".to_string(),
-            weights: learned::LearnedWeights::built_in(),
+            weights: learned::WEIGHT_FILE.built_in().clone(),
         }
     }
 }
@@ -280,11 +280,7 @@ impl GameOptions for Phutball {
                 self.learned = parse_eval_choice(value)?;
             }
             "eval_file" => {
-                self.weights = load_weight_file(
-                    value.trim(),
-                    learned::LearnedWeights::built_in,
-                    learned::LearnedWeights::parse,
-                )?;
+                self.weights = learned::WEIGHT_FILE.load(value.trim())?;
                 self.eval_file = value.trim().to_string();
             }
             _ => return Ok(false),
@@ -292,10 +288,7 @@ impl GameOptions for Phutball {
         Ok(true)
     }
     fn options(&self) -> Vec<GameOption> {
-        vec![
-            GameOption::new("eval", Kind::Combo(EVALS), EVALS[self.learned as usize]),
-            GameOption::new("eval_file", Kind::String, &self.eval_file),
-        ]
+        eval_options(self.learned, &self.eval_file).to_vec()
     }
 }
 

@@ -9,11 +9,9 @@
 //! own men, own kings, opponent's men, opponent's kings on each of the 32 squares (1 each); the
 //! hand-written terms ([`eval::features`], their counts); and a constant (the move's worth).
 
-use std::sync::{Arc, LazyLock};
-
 use super::board::{Position, Squares};
 use super::eval::{self, Weights};
-use crate::games::learned::{parse_weights, WeightsError};
+use crate::games::learned::WeightFile;
 use crate::games::EVAL_LIMIT;
 
 const SQUARE_INPUTS: usize = 4 * 32;
@@ -23,29 +21,11 @@ const BUCKETS: usize = 3;
 /// The number of inputs and weights.
 pub const SIZE: usize = BUCKETS * PER_BUCKET;
 
-/// The shipped weights' file.
-const BUILT_IN: &str = include_str!("learned.txt");
-
-/// A weight vector of [`SIZE`] entries: only [`LearnedWeights::parse`] makes one, so every
-/// index the evaluation computes is in range.
-#[derive(Clone, Debug)]
-pub struct LearnedWeights(Arc<[i32]>);
-
-impl LearnedWeights {
-    pub fn parse(text: &str) -> Result<LearnedWeights, WeightsError> {
-        Ok(LearnedWeights(
-            parse_weights(text, "poddavki", SIZE)?.into(),
-        ))
-    }
-
-    /// The shipped weights (`learned.txt`; a unit test reads them, so they parse).
-    pub fn built_in() -> LearnedWeights {
-        static W: LazyLock<LearnedWeights> = LazyLock::new(|| {
-            LearnedWeights::parse(BUILT_IN).unwrap_or_else(|_| LearnedWeights(start().into()))
-        });
-        W.clone()
-    }
-}
+/// The game's weights, [`SIZE`] of them (so every index the evaluation computes is in range),
+/// and its weight file, whose shipped weights are `learned.txt` beside this file.
+pub type LearnedWeights = crate::games::learned::LearnedWeights<SIZE>;
+pub static WEIGHT_FILE: WeightFile<SIZE> =
+    WeightFile::new("poddavki", include_str!("learned.txt"), start);
 
 fn bucket(p: &Position) -> usize {
     match p.occupied().count_ones() {
@@ -89,7 +69,7 @@ pub fn inputs(p: &Position, out: &mut Vec<(u32, i32)>) {
 /// The evaluation with weights `w`, from the side to move's point of view: the sum over
 /// [`inputs`], computed without listing them.
 pub fn evaluate(p: &Position, w: &LearnedWeights) -> i32 {
-    let w = &w.0[bucket(p) * PER_BUCKET..][..PER_BUCKET];
+    let w = &w[bucket(p) * PER_BUCKET..][..PER_BUCKET];
     let mut sum = i64::from(w[PER_BUCKET - 1]);
     for (k, set) in piece_sets(p).into_iter().enumerate() {
         for s in Squares(set) {
@@ -107,7 +87,7 @@ pub fn evaluate(p: &Position, w: &LearnedWeights) -> i32 {
 /// hand-written term with its learned weight (in this phase), the constant. They add up to
 /// [`evaluate`] before its clamp.
 pub fn terms(p: &Position, w: &LearnedWeights) -> Vec<(&'static str, i32)> {
-    let w = &w.0[bucket(p) * PER_BUCKET..][..PER_BUCKET];
+    let w = &w[bucket(p) * PER_BUCKET..][..PER_BUCKET];
     let mut squares = 0;
     for (k, set) in piece_sets(p).into_iter().enumerate() {
         for s in Squares(set) {
@@ -143,18 +123,18 @@ mod tests {
 
     #[test]
     fn the_shipped_weights_parse() {
-        assert!(LearnedWeights::parse(BUILT_IN).is_ok());
+        assert!(WEIGHT_FILE.parse(WEIGHT_FILE.shipped()).is_ok());
     }
 
     #[test]
     fn the_evaluation_is_the_sum_over_the_inputs() {
-        let w = LearnedWeights::built_in();
+        let w = WEIGHT_FILE.built_in().clone();
         let mut seen = 0;
         for p in crate::games::poddavki::tests::random_positions(5, 2000) {
             let mut x = Vec::new();
             inputs(&p, &mut x);
             assert!(x.iter().all(|&(i, _)| (i as usize) < SIZE));
-            let sum = sparse_dot(&w.0, &x).clamp(-(EVAL_LIMIT - 1), EVAL_LIMIT - 1);
+            let sum = sparse_dot(&w[..], &x).clamp(-(EVAL_LIMIT - 1), EVAL_LIMIT - 1);
             assert_eq!(evaluate(&p, &w), sum, "{p:?}");
             seen += 1;
         }
@@ -163,7 +143,7 @@ mod tests {
 
     #[test]
     fn the_terms_add_up_to_the_evaluation() {
-        let w = LearnedWeights::built_in();
+        let w = WEIGHT_FILE.built_in().clone();
         for p in crate::games::poddavki::tests::random_positions(7, 500) {
             let sum: i32 = terms(&p, &w).iter().map(|t| t.1).sum();
             assert_eq!(
@@ -175,7 +155,8 @@ mod tests {
 
     #[test]
     fn the_start_weights_are_the_hand_written_evaluation() {
-        let w = LearnedWeights(start().into());
+        assert_eq!(start().len(), SIZE);
+        let w = LearnedWeights::new(&start());
         for p in crate::games::poddavki::tests::random_positions(6, 500) {
             assert_eq!(evaluate(&p, &w), eval::evaluate(&p), "{p:?}");
         }

@@ -19,7 +19,7 @@ use rand::rngs::SmallRng;
 
 use std::ops::ControlFlow;
 
-use super::learned::{load_weight_file, parse_eval_choice, EVALS};
+use super::learned::{eval_options, parse_eval_choice};
 use super::{
     DrawRules, FastPaths, GameOptions, Notation, Outcome, RecordFormat, RuleError, Rules,
     SearchHooks, Side, Terminal,
@@ -47,7 +47,7 @@ impl Default for Poddavki {
             draw_no_progress: true,
             learned: true,
             eval_file: "builtin".to_string(),
-            weights: learned::LearnedWeights::built_in(),
+            weights: learned::WEIGHT_FILE.built_in().clone(),
         }
     }
 }
@@ -190,11 +190,7 @@ impl GameOptions for Poddavki {
                 self.learned = parse_eval_choice(value)?;
             }
             "eval_file" => {
-                self.weights = load_weight_file(
-                    value.trim(),
-                    learned::LearnedWeights::built_in,
-                    learned::LearnedWeights::parse,
-                )?;
+                self.weights = learned::WEIGHT_FILE.load(value.trim())?;
                 self.eval_file = value.trim().to_string();
             }
             _ => return Ok(false),
@@ -202,12 +198,12 @@ impl GameOptions for Poddavki {
         Ok(true)
     }
     fn options(&self) -> Vec<GameOption> {
-        vec![
+        let mut options = vec![
             GameOption::new("draw_repetition", Kind::Check, self.draw_repetition),
             GameOption::new("draw_no_progress", Kind::Check, self.draw_no_progress),
-            GameOption::new("eval", Kind::Combo(EVALS), EVALS[self.learned as usize]),
-            GameOption::new("eval_file", Kind::String, &self.eval_file),
-        ]
+        ];
+        options.extend(eval_options(self.learned, &self.eval_file));
+        options
     }
 }
 

@@ -14,14 +14,12 @@
 //! the hand-written evaluation scores by a rule (a last pod placed for good now or next move)
 //! keeps that fixed score: it has no inputs, and training skips it.
 
-use std::sync::{Arc, LazyLock};
-
 use super::board::POINTS;
 use super::data::POD_COUNT;
 use super::eval::{self, Terms, Weights};
 use super::position::{decode, Pos};
 use super::tables::Tables;
-use crate::games::learned::{parse_weights, WeightsError};
+use crate::games::learned::WeightFile;
 use crate::games::EVAL_LIMIT;
 
 /// Own pods on points, then the enemy's.
@@ -35,29 +33,11 @@ const BUCKETS: usize = 3;
 /// The number of inputs and weights.
 pub const SIZE: usize = BUCKETS * PER_BUCKET;
 
-/// The shipped weights' file.
-const BUILT_IN: &str = include_str!("learned.txt");
-
-/// A weight vector of [`SIZE`] entries: only [`LearnedWeights::parse`] makes one, so every
-/// index the evaluation computes is in range.
-#[derive(Clone, Debug)]
-pub struct LearnedWeights(Arc<[i32]>);
-
-impl LearnedWeights {
-    pub fn parse(text: &str) -> Result<LearnedWeights, WeightsError> {
-        Ok(LearnedWeights(
-            parse_weights(text, "pods-advanced", SIZE)?.into(),
-        ))
-    }
-
-    /// The shipped weights (`learned.txt`; a unit test reads them, so they parse).
-    pub fn built_in() -> LearnedWeights {
-        static W: LazyLock<LearnedWeights> = LazyLock::new(|| {
-            LearnedWeights::parse(BUILT_IN).unwrap_or_else(|_| LearnedWeights(start().into()))
-        });
-        W.clone()
-    }
-}
+/// The game's weights, [`SIZE`] of them (so every index the evaluation computes is in range),
+/// and its weight file, whose shipped weights are `learned.txt` beside this file.
+pub type LearnedWeights = crate::games::learned::LearnedWeights<SIZE>;
+pub static WEIGHT_FILE: WeightFile<SIZE> =
+    WeightFile::new("pods-advanced", include_str!("learned.txt"), start);
 
 fn bucket(p: &Pos) -> usize {
     match p.hand[0].count_ones() + p.hand[1].count_ones() {
@@ -126,7 +106,7 @@ pub fn evaluate(t: &Tables, p: &Pos, w: &LearnedWeights) -> i32 {
         Terms::Weighted(f) => f,
         Terms::Fixed(v) => return v,
     };
-    let w = &w.0[bucket(p) * PER_BUCKET..][..PER_BUCKET];
+    let w = &w[bucket(p) * PER_BUCKET..][..PER_BUCKET];
     let mut sum = 0i64;
     for_each_pod(p, |i| sum += i64::from(w[i]));
     for (&x, &wt) in f.iter().zip(&w[TERM_BASE..]) {
@@ -161,13 +141,13 @@ mod tests {
 
     #[test]
     fn the_shipped_weights_parse() {
-        assert!(LearnedWeights::parse(BUILT_IN).is_ok());
+        assert!(WEIGHT_FILE.parse(WEIGHT_FILE.shipped()).is_ok());
     }
 
     #[test]
     fn the_evaluation_is_the_sum_over_the_inputs() {
         let t = &game(true).tables;
-        let w = LearnedWeights::built_in();
+        let w = WEIGHT_FILE.built_in().clone();
         let (mut summed, mut fixed) = (0, 0);
         for p in positions(5) {
             let mut x = Vec::new();
@@ -179,7 +159,7 @@ mod tests {
                 fixed += 1;
                 continue;
             }
-            let sum = sparse_dot(&w.0, &x).clamp(-(EVAL_LIMIT - 1), EVAL_LIMIT - 1);
+            let sum = sparse_dot(&w[..], &x).clamp(-(EVAL_LIMIT - 1), EVAL_LIMIT - 1);
             assert_eq!(evaluate(t, &p, &w), sum, "{p:?}");
             summed += 1;
         }
@@ -189,7 +169,8 @@ mod tests {
     #[test]
     fn the_start_weights_are_the_hand_written_evaluation() {
         let t = &game(true).tables;
-        let w = LearnedWeights(start().into());
+        assert_eq!(start().len(), SIZE);
+        let w = LearnedWeights::new(&start());
         let mut seen = 0;
         for p in positions(6) {
             assert_eq!(evaluate(t, &p, &w), eval::advanced(t, &p), "{p:?}");

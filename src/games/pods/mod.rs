@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 
 use rand::rngs::SmallRng;
 
-use super::learned::{load_weight_file, parse_eval_choice, EVALS};
+use super::learned::{eval_options, parse_eval_choice};
 use super::{
     DrawRules, FastPaths, GameOptions, MoveInput, Moves, Notation, Outcome, ProvenMove, Reductions,
     RootMoves, RuleError, Rules, SearchHooks, SearchTuning, Side, Terminal, ThreadTuning,
@@ -87,7 +87,7 @@ impl Pods {
             solver_nodes: solver::ROOT_NODE_LIMIT,
             learned: false,
             eval_file: "builtin".to_string(),
-            weights: learned::LearnedWeights::built_in(),
+            weights: learned::WEIGHT_FILE.built_in().clone(),
         }
     }
 
@@ -355,11 +355,7 @@ impl GameOptions for Pods {
             }
             "eval_file" if self.advanced() => {
                 let path = value.trim();
-                self.weights = load_weight_file(
-                    path,
-                    learned::LearnedWeights::built_in,
-                    learned::LearnedWeights::parse,
-                )?;
+                self.weights = learned::WEIGHT_FILE.load(path)?;
                 self.eval_file = path.to_string();
                 Ok(true)
             }
@@ -384,12 +380,7 @@ impl GameOptions for Pods {
             ),
         ];
         if self.advanced() {
-            options.push(GameOption::new(
-                "eval",
-                Kind::Combo(EVALS),
-                EVALS[usize::from(self.learned)],
-            ));
-            options.push(GameOption::new("eval_file", Kind::String, &self.eval_file));
+            options.extend(eval_options(self.learned, &self.eval_file));
         }
         options
     }
