@@ -360,19 +360,27 @@ function buildOptions() {
       el.size = 8;
     }
     el.setAttribute('data-option', o.name);
+    el.setAttribute('data-defaults', JSON.stringify(o.defaults || {}));
     el.id = 'opt-' + o.name;
     // A box before its words, as check boxes stand; a field after them.
     if (o.type === 'check') label.append(el, ' ' + text);
     else label.append(text + ' ', el);
     box.appendChild(label);
   }
-  showOptions();
+  showOptions(true);
 }
 
-function showOptions() {
+// With `fresh` (another game chosen), each field shows that game's default: one field serves
+// every game with the option, and a value chosen for one game is not the next one's.
+function showOptions(fresh) {
   const game = $('game').value;
   for (const label of document.querySelectorAll('#game-options .option')) {
     label.hidden = !label.getAttribute('data-games').split(' ').includes(game);
+    const el = label.querySelector('[data-option]');
+    const value = JSON.parse(el.getAttribute('data-defaults') || '{}')[game];
+    if (!fresh || value === undefined) continue;
+    if (el.type === 'checkbox') el.checked = value === 'true';
+    else el.value = value;
   }
 }
 
@@ -623,7 +631,7 @@ async function start() {
     status('cannot start: ' + e.message, true);
     return;
   }
-  $('game').addEventListener('change', () => { showOptions(); newGame(); });
+  $('game').addEventListener('change', () => { showOptions(true); newGame(); });
   $('new-game').addEventListener('click', newGame);
   $('undo').addEventListener('click', undo);
   $('flip').addEventListener('click', () => { $('board').classList.toggle('flipped'); uprightText(); });

@@ -51,6 +51,9 @@ pub struct OptionDecl {
     pub range: Option<(i64, i64)>,
     /// The games whose own option it is (`list_options game`); none for the engine's.
     pub games: Vec<String>,
+    /// Each of those games' value when the tab opened: its default, which the page shows when
+    /// that game is chosen (one field serves every game that has the option).
+    pub defaults: Vec<(String, String)>,
 }
 
 impl OptionDecl {
@@ -70,6 +73,7 @@ impl OptionDecl {
             values: Vec::new(),
             range: None,
             games: Vec::new(),
+            defaults: Vec::new(),
         };
         match (kind, rest) {
             ("combo", Some(r)) => decl.values = r.split('|').map(String::from).collect(),
@@ -120,6 +124,11 @@ impl OptionDecl {
             "min": self.range.map(|r| r.0),
             "max": self.range.map(|r| r.1),
             "games": self.games,
+            "defaults": self
+                .defaults
+                .iter()
+                .map(|(game, value)| (game.clone(), Value::from(value.as_str())))
+                .collect::<serde_json::Map<String, Value>>(),
         })
     }
 }
@@ -185,6 +194,9 @@ impl Tab {
                 let name = line.split_whitespace().next().unwrap_or_default();
                 if let Some(o) = tab.options.iter_mut().find(|o| o.name == name) {
                     o.games.push(game.clone());
+                    if let Some(decl) = OptionDecl::parse(line) {
+                        o.defaults.push((game.clone(), decl.value));
+                    }
                 }
             }
         }

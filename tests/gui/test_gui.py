@@ -260,12 +260,20 @@ class GuiTest(unittest.TestCase):
             with self.subTest(game=game):
                 self.new_game(game, "none")
                 self.gtp.ask("set_game " + game)
-                own = [l.split()[0] for l in self.gtp.ask("list_options game").splitlines() if l.strip()]
-                own = [n for n in own if n != "clear_hash"]
+                lines = [l.split() for l in self.gtp.ask("list_options game").splitlines() if l.strip()]
+                own = [w[0] for w in lines if w[0] != "clear_hash"]
                 shown = self.js("return [...document.querySelectorAll('#game-options .option')]"
                                 ".filter((l) => !l.hidden).map((l) => l.querySelector('[data-option]')"
                                 ".getAttribute('data-option'))")
                 self.assertEqual(sorted(shown), sorted(own))
+                # Each field shows this game's default (the helper engine sets no option), not
+                # the value the game before had: `eval` is learned in some games, classic in others.
+                defaults = {w[0]: w[1] for w in lines if len(w) >= 3}
+                values = self.js("return Object.fromEntries([...document.querySelectorAll('#game-options .option')]"
+                                 ".filter((l) => !l.hidden).map((l) => l.querySelector('[data-option]'))"
+                                 ".map((e) => [e.getAttribute('data-option'),"
+                                 " e.type === 'checkbox' ? String(e.checked) : e.value]))")
+                self.assertEqual(values, {n: defaults[n] for n in shown})
 
     def test_the_clock_counts_and_its_flag_ends_the_game(self):
         self.el("#clock-base").clear()
