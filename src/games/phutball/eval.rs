@@ -83,25 +83,13 @@ pub(crate) fn reach_point_by_point(pos: &Pos) -> [[i32; 2]; 2] {
             continue;
         }
         for step in STEP.iter() {
-            let (mut q, mut gaps, mut run) = (step[b], 0u8, 0);
-            while q != NONE {
-                let qi = q as usize;
-                if pos.men.get(qi) {
-                    run += 1;
-                    q = step[qi];
-                    continue;
+            legs(pos, b, step, |qi, gaps| {
+                let nc = c + gaps as u8;
+                if nc <= 1 && nc < cost[qi] {
+                    cost[qi] = nc;
+                    queue.push((qi, nc));
                 }
-                if run > 0 && c + gaps <= 1 && c + gaps < cost[qi] {
-                    cost[qi] = c + gaps;
-                    queue.push((qi, c + gaps));
-                }
-                if usize::from(gaps) == MAX_GAPS || !PLACEABLE.get(qi) {
-                    break;
-                }
-                gaps += 1;
-                run += 1;
-                q = step[qi];
-            }
+            });
         }
     }
     let mut reach = [[-10; 2]; 2];
@@ -116,6 +104,31 @@ pub(crate) fn reach_point_by_point(pos: &Pos) -> [[i32; 2]; 2] {
         }
     }
     reach
+}
+
+/// The points one leg of a jump chain from `b` in the direction of `step` lands on, each with
+/// the gaps it needs filled (placements): past at least one man, at most [`MAX_GAPS`] gaps, and
+/// only over placeable points. The plain searches' (tests') one way of walking a ray.
+#[cfg(test)]
+fn legs(pos: &Pos, b: usize, step: &[u16; N], mut land: impl FnMut(usize, usize)) {
+    let (mut q, mut gaps, mut run) = (step[b], 0, 0);
+    while q != NONE {
+        let qi = q as usize;
+        if pos.men.get(qi) {
+            run += 1;
+            q = step[qi];
+            continue;
+        }
+        if run > 0 {
+            land(qi, gaps);
+        }
+        if gaps == MAX_GAPS || !PLACEABLE.get(qi) {
+            break;
+        }
+        gaps += 1;
+        run += 1;
+        q = step[qi];
+    }
 }
 
 #[cfg(test)]
@@ -148,32 +161,15 @@ fn distances_with_paths(pos: &Pos, mut gaps: Option<&mut Bits>) -> [u32; 2] {
                 break 'search;
             }
             for (d, step) in STEP.iter().enumerate() {
-                let mut q = step[b];
-                let mut cost = 0usize;
-                let mut run = 0;
-                while q != NONE {
-                    let qi = q as usize;
-                    if pos.men.get(qi) {
-                        run += 1;
-                        q = step[qi];
-                        continue;
+                legs(pos, b, step, |qi, gaps| {
+                    let nc = c + gaps;
+                    if nc <= MAX_DIST && nc < dist[qi] as usize {
+                        dist[qi] = nc as u8;
+                        prev[qi] = (b as u16, d as u8);
+                        buckets[nc][lens[nc]] = qi as u16;
+                        lens[nc] += 1;
                     }
-                    if run > 0 {
-                        let nc = c + cost;
-                        if nc <= MAX_DIST && nc < dist[qi] as usize {
-                            dist[qi] = nc as u8;
-                            prev[qi] = (b as u16, d as u8);
-                            buckets[nc][lens[nc]] = q;
-                            lens[nc] += 1;
-                        }
-                    }
-                    if cost == MAX_GAPS || !PLACEABLE.get(qi) {
-                        break;
-                    }
-                    cost += 1;
-                    run += 1;
-                    q = step[qi];
-                }
+                });
             }
         }
     }
