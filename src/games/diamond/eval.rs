@@ -4,7 +4,7 @@
 //! squares: how many corners each side holds in squares the other side cannot spoil (no enemy or
 //! neutral corner), which empty corners would complete one next move (threats), and forks.
 
-use super::board::{adj, capture_of, square_through, Bits, PointSet, NEIGHBOURS, TABLES};
+use super::board::{adj, capture_of, square_through, Bits, PointSet, TABLES};
 use super::movegen::{placing, Move};
 use super::position::Pos;
 
@@ -80,25 +80,40 @@ fn square_at(ll: usize) -> u64 {
     0x303u64 << (ll & 63)
 }
 
-pub fn side_view(pos: &Pos, side: usize) -> SideView {
+/// Squares `side` can still win (no enemy or neutral corner), by corners held: one, two,
+/// three; each a set of lower-left points.
+fn open_squares(pos: &Pos, side: usize) -> [u64; 3] {
     let own = pos.pieces[side];
     let spoil = pos.pieces[side ^ 1] | pos.neutral;
-    let empty = pos.empty();
-    let places = pos.hand[side] > 0;
-    let mut v = SideView::default();
     let free = TABLES.square_ll & !(spoil | spoil >> 1 | spoil >> 8 | spoil >> 9);
     let [b0, b1, b2] = corner_counts(own);
-    let one = free & b0 & !b1 & !b2;
-    let two = free & !b0 & b1 & !b2;
-    let three = free & b0 & b1;
-    v.squares = [one, two, three].map(|b| b.count_ones() as i32);
+    [free & b0 & !b1 & !b2, free & !b0 & b1 & !b2, free & b0 & b1]
+}
+
+/// The empty corners of `side`'s three-corner squares (`three`) it could fill next move: any
+/// while it places, else those one of its pieces outside the square can step to.
+fn threats_in(pos: &Pos, side: usize, three: u64) -> u64 {
+    let own = pos.pieces[side];
+    let places = pos.hand[side] > 0;
+    let mut threats = 0;
     for ll in Bits(three) {
         let q = square_at(ll);
         let e = q & !own;
         if places || adj(e.trailing_zeros() as usize) & own & !q != 0 {
-            v.threats |= e;
+            threats |= e;
         }
     }
+    threats
+}
+
+pub fn side_view(pos: &Pos, side: usize) -> SideView {
+    let own = pos.pieces[side];
+    let empty = pos.empty();
+    let places = pos.hand[side] > 0;
+    let mut v = SideView::default();
+    let [one, two, three] = open_squares(pos, side);
+    v.squares = [one, two, three].map(|b| b.count_ones() as i32);
+    v.threats = threats_in(pos, side, three);
     if places {
         // Empty points that turn two 2-corner squares into 3-corner ones at once.
         let mut once = 0u64;
@@ -110,9 +125,7 @@ pub fn side_view(pos: &Pos, side: usize) -> SideView {
     } else {
         let reach = capture_reach(pos.pieces[side ^ 1]);
         for from in Bits(own) {
-            for &to in &NEIGHBOURS[from] {
-                v.steps += ((empty >> to) & 1) as u32;
-            }
+            v.steps += (adj(from) & empty).count_ones();
             for to in Bits(adj(from) & empty & reach) {
                 let after = (own & !(1u64 << from)) | (1u64 << to);
                 if let Some(c) = capture_of(after, pos.pieces[side ^ 1], to) {
@@ -138,7 +151,8 @@ fn capture_reach(enemy: u64) -> u64 {
 /// the search could neither tell a loss in 3 plies from one in 11 nor prefer the longest
 /// defence; searching the completing move gives it a true mate score.
 pub fn is_forcing(pos: &Pos) -> bool {
-    side_view(pos, pos.stm).threats != 0
+    // Only the threats: the full side view's steps and captures cost most of an evaluation.
+    threats_in(pos, pos.stm, open_squares(pos, pos.stm)[2]) != 0
 }
 
 pub fn evaluate(pos: &Pos) -> i32 {
