@@ -209,7 +209,9 @@ mod tests {
         classic.set_option("eval", "classic").expect("an option");
         assert!(linear(&classic, 1) > 500);
         assert!(linear(&diamond::Diamond, 2) > 500);
-        assert!(linear(&pods::Pods::new(pods::PodsRules::Advanced), 3) > 500);
+        let mut pods = pods::Pods::new(pods::PodsRules::Advanced);
+        pods.set_option("eval", "classic").expect("an option");
+        assert!(linear(&pods, 3) > 500);
     }
 
     #[test]

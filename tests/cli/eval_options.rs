@@ -53,8 +53,9 @@ fn gtp_each_game_keeps_its_own_evaluation_options() {
     assert_eq!(eval_values(&mut e), ("classic".into(), "builtin".into()));
     set(&mut e, "eval", "learned");
     set(&mut e, "eval_file", &diamond);
+    // Pods advanced's defaults (learned too), not Diamond's settings.
     select(&mut e, "pods-advanced");
-    assert_eq!(eval_values(&mut e), ("classic".into(), "builtin".into()));
+    assert_eq!(eval_values(&mut e), ("learned".into(), "builtin".into()));
     // Each game has what was set for it when it comes back.
     select(&mut e, "poddavki");
     assert_eq!(eval_values(&mut e), ("classic".into(), poddavki.clone()));

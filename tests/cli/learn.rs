@@ -324,7 +324,8 @@ fn pods_advanced_alone_has_the_learned_evaluation() {
     e.gtp("set_game pods-advanced");
     let own = e.gtp("list_options game");
     assert!(
-        own.lines().any(|l| l.contains("eval classic combo")),
+        // Its default: the learned evaluation.
+        own.lines().any(|l| l.contains("eval learned combo")),
         "{own}"
     );
     assert!(
