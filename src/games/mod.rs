@@ -348,6 +348,12 @@ pub trait SearchHooks: Rules {
     fn is_forcing(&self, _pos: &Self::Pos) -> bool {
         false
     }
+    /// The side to move's moves left in the game, as the clock should expect them when it is
+    /// not told (UGI `movestogo`); the search spends about the clock's remaining time over
+    /// these (never fewer than 10). `None` (the default): 30, whatever the position.
+    fn moves_left(&self, _pos: &Self::Pos) -> Option<u32> {
+        None
+    }
     /// Reductions and pruning the search applies to this game. Whatever it says, a node whose
     /// position or whose parent's position [`SearchHooks::is_forcing`] is neither reduced nor
     /// pruned: a threat there may decide the game at once.

@@ -535,7 +535,11 @@ impl<'a, G: Game> Searcher<'a, G> {
             forcing: vec![false; MAX_PLY + 1],
             threat: vec![false; MAX_PLY + 1],
             search_repetition: rules.repetition.is_some() || rules.search_repetition,
-            deadlines: params.limits.deadlines(start, params.move_overhead_ms),
+            deadlines: params.limits.deadlines_for(
+                start,
+                params.move_overhead_ms,
+                game.moves_left(shared.pos),
+            ),
             node_limit: params.limits.nodes,
             finish_first: false,
             nodes: 0,

@@ -32,11 +32,25 @@ pub struct Deadlines {
     pub flexible: bool,
 }
 
-/// Moves we assume are left in the game when the clock does not say.
+/// Moves we assume are left in the game when neither the clock nor the game says.
 const DEFAULT_MOVES_TO_GO: u64 = 30;
+/// The fewest moves a game's own estimate may claim are left: late in a game the estimate is a
+/// guess, and the clock must last whatever the game does next.
+const MIN_MOVES_LEFT: u32 = 10;
 
 impl Limits {
     pub fn deadlines(&self, start: Instant, overhead_ms: u64) -> Deadlines {
+        self.deadlines_for(start, overhead_ms, None)
+    }
+
+    /// [`Limits::deadlines`] with the game's estimate of the mover's moves left
+    /// ([`crate::games::SearchHooks::moves_left`]), used when the clock gives no moves to go.
+    pub fn deadlines_for(
+        &self,
+        start: Instant,
+        overhead_ms: u64,
+        moves_left: Option<u32>,
+    ) -> Deadlines {
         if self.infinite {
             return Deadlines {
                 soft: None,
@@ -58,6 +72,7 @@ impl Limits {
             let mtg = c
                 .movestogo
                 .map(|m| u64::from(m.clamp(1, 50)))
+                .or(moves_left.map(|m| u64::from(m.clamp(MIN_MOVES_LEFT, 50))))
                 .unwrap_or(DEFAULT_MOVES_TO_GO);
             // With the increment arriving after the move, spending most of it is safe.
             // In u128 or saturating: a clock or increment near u64::MAX is input, not a bug.
@@ -274,6 +289,34 @@ mod tests {
         t.iteration_done(true, 0);
         t.iteration_done(true, 0);
         assert_eq!(t.soft(), d.soft);
+    }
+
+    /// A game's estimate of the moves left shares the clock out when the clock does not say how
+    /// many moves it must last; the clock's own `movestogo` wins, and no estimate spends more
+    /// than a tenth of what is left.
+    #[test]
+    fn the_games_estimate_of_moves_left_shares_out_the_clock() {
+        let start = Instant::now();
+        let soft = |movestogo, moves_left| {
+            Limits {
+                clock: Some(Clock {
+                    remaining: 10_050,
+                    increment: 0,
+                    movestogo,
+                }),
+                ..Limits::default()
+            }
+            .deadlines_for(start, 50, moves_left)
+            .soft
+            .map(|s| s - start)
+        };
+        let ms = |n| Some(Duration::from_millis(n));
+        // 10,000 ms after the overhead, six tenths of the share as the soft deadline.
+        assert_eq!(soft(None, None), ms(10_000 / 30 * 6 / 10));
+        assert_eq!(soft(None, Some(20)), ms(10_000 / 20 * 6 / 10));
+        assert_eq!(soft(None, Some(3)), ms(10_000 / 10 * 6 / 10));
+        assert_eq!(soft(None, Some(500)), ms(10_000 / 50 * 6 / 10));
+        assert_eq!(soft(Some(40), Some(20)), ms(10_000 / 40 * 6 / 10));
     }
 
     #[test]

@@ -117,6 +117,9 @@ impl Notation for Diamond {
     }
 }
 
+/// The clock's estimate of a side's steps once its hand is empty.
+const MOVES_AFTER_PLACING: u32 = 10;
+
 impl SearchHooks for Diamond {
     fn evaluate(&self, pos: &Pos) -> i32 {
         if self.learned {
@@ -134,10 +137,16 @@ impl SearchHooks for Diamond {
     }
     fn is_forcing(&self, pos: &Pos) -> bool {
         eval::is_forcing(pos)
-    } // Measured at fixed work against the plain search (docs/strength.md). A move the ordering
-      // hint scores as making a three-corner square (20,000 a square, more for blocking or
-      // completing one) is a threat: pruning it, or the reply to it, hides mates of squares built
-      // move by move.
+    }
+    /// Games last about 22 moves a side: the pieces still to place, then some ten steps (at the
+    /// default 30 the clock's last second was never used).
+    fn moves_left(&self, pos: &Pos) -> Option<u32> {
+        Some(u32::from(pos.hand[pos.stm]) + MOVES_AFTER_PLACING)
+    }
+    // Measured at fixed work against the plain search (docs/strength.md). A move the ordering
+    // hint scores as making a three-corner square (20,000 a square, more for blocking or
+    // completing one) is a threat: pruning it, or the reply to it, hides mates of squares built
+    // move by move.
     fn search_tuning(&self) -> SearchTuning {
         SearchTuning {
             futility_margin: Some(80),
