@@ -342,6 +342,12 @@ pub trait SearchHooks: Rules {
     fn order_hint(&self, _pos: &Self::Pos, _mv: Self::Move) -> i32 {
         0
     }
+    /// [`SearchHooks::order_hint`] of each of `moves`, appended to `hints` in their order: what
+    /// the search asks at a node. A game whose hints share work across a node's moves computes
+    /// them at once here; the values must be `order_hint`'s.
+    fn order_hints(&self, pos: &Self::Pos, moves: &[Self::Move], hints: &mut Vec<i32>) {
+        hints.extend(moves.iter().map(|&m| self.order_hint(pos, m)));
+    }
     /// Moves quiescence search must still look at when depth runs out (Poddavki: captures are
     /// forced, so a position with a capture to make is not quiet). Return `false` for games
     /// without a tactical notion.

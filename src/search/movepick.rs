@@ -22,6 +22,8 @@ pub(super) struct MoveOrder<M> {
     killers: Vec<[Option<M>; 2]>,
     history: Vec<i32>,
     buffers: Vec<Vec<(i32, M, bool)>>,
+    /// The game's hints for the node being scored.
+    hints: Vec<i32>,
 }
 
 /// The moves of one node with their ordering scores, handed out best first.
@@ -50,6 +52,7 @@ impl<M: Copy + Eq + Hash> MoveOrder<M> {
             killers: vec![[None; 2]; max_ply],
             history: vec![0; HISTORY_SIZE],
             buffers: vec![Vec::new(); max_ply],
+            hints: Vec::new(),
         }
     }
 
@@ -68,15 +71,14 @@ impl<M: Copy + Eq + Hash> MoveOrder<M> {
         let mut scored = std::mem::take(&mut self.buffers[ply]);
         scored.clear();
         let killers = self.killers[ply];
-        for &m in moves {
+        self.hints.clear();
+        game.order_hints(pos, moves, &mut self.hints);
+        for (&m, &hint) in moves.iter().zip(&self.hints) {
             let (h, code) = move_hashes(&m);
-            let threat;
+            let threat = threat_hint.is_some_and(|t| hint >= t);
             let s = if tt_move == Some(code) {
-                threat = threat_hint.is_some_and(|t| game.order_hint(pos, m) >= t);
                 TT_MOVE
             } else {
-                let hint = game.order_hint(pos, m);
-                threat = threat_hint.is_some_and(|t| hint >= t);
                 let mut s = hint.clamp(-HINT_LIMIT, HINT_LIMIT) * HINT_SCALE;
                 if Some(m) == killers[0] {
                     s += KILLER_1;
@@ -127,6 +129,20 @@ impl<M: Copy> MovePicker<M> {
         self.scored.len()
     }
 
+    /// Late-move pruning passed over a quiet move that makes no threat: the moves still to come
+    /// score no higher, so are quiet too, and of them only the threats will be searched. The
+    /// others are dropped instead of each being found by a scan of all that remain.
+    pub fn keep_threats(&mut self) {
+        let mut kept = self.next;
+        for j in self.next..self.scored.len() {
+            if self.scored[j].2 {
+                self.scored.swap(kept, j);
+                kept += 1;
+            }
+        }
+        self.scored.truncate(kept);
+    }
+
     /// The best-scored move not yet handed out (the first of equals).
     pub fn next(&mut self) -> Option<Pick<M>> {
         let i = self.next;
@@ -153,4 +169,32 @@ impl<M: Copy> MovePicker<M> {
 
 fn move_slot(hash: u64) -> usize {
     (hash as usize) & (HISTORY_SIZE - 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// After late-move pruning passes over a move, only the threats still to come are handed
+    /// out, best first, after the moves already handed out.
+    #[test]
+    fn keeping_threats_drops_the_other_moves_still_to_come() {
+        let scored = vec![
+            (50, 'a', false),
+            (10, 'b', true),
+            (40, 'c', false),
+            (30, 'd', true),
+            (20, 'e', false),
+            (35, 'f', true),
+        ];
+        let mut picker = MovePicker { scored, next: 0 };
+        let first: Vec<char> = (0..2).filter_map(|_| picker.next()).map(|p| p.mv).collect();
+        assert_eq!(first, ['a', 'c']);
+        picker.keep_threats();
+        let rest: Vec<(char, usize, bool)> = std::iter::from_fn(|| picker.next())
+            .map(|p| (p.mv, p.index, p.threat))
+            .collect();
+        assert_eq!(rest, [('f', 2, true), ('d', 3, true), ('b', 4, true)]);
+        assert_eq!(picker.len(), 5);
+    }
 }

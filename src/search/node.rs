@@ -408,6 +408,11 @@ impl<G: Game> Searcher<'_, G> {
             let (i, m) = (pick.index, pick.mv);
             let quiet = pick.quiet && !forcing;
             if quiet && !pick.threat && i >= late_moves && best > -MATE_BOUND {
+                // With history malus the moves passed over count as tried before a later
+                // cutoff, so they stay in the picker.
+                if !tuning.history_malus {
+                    picker.keep_threats();
+                }
                 continue;
             }
             if let Some((b, t)) = share {

@@ -326,6 +326,52 @@ pub fn order_hint(pos: &Pos, mv: Move) -> i32 {
     score
 }
 
+/// [`order_hint`] of each of `moves`: a placement's hint depends only on the squares through
+/// its point, so while the side places, each square's share is worked out once for the node
+/// instead of once for each of the forty-odd placements through it.
+pub fn order_hints(pos: &Pos, moves: &[Move], hints: &mut Vec<i32>) {
+    if pos.hand[pos.stm] == 0 {
+        hints.extend(moves.iter().map(|&m| order_hint(pos, m)));
+        return;
+    }
+    let s = pos.stm;
+    let (own, opp) = (pos.pieces[s], pos.pieces[s ^ 1]);
+    let empty = pos.empty();
+    let mut share = [0i32; 64];
+    let mut wins = 0u64;
+    for &q in &TABLES.squares {
+        let open = q & empty;
+        if open == 0 {
+            continue;
+        }
+        let theirs = (q & opp).count_ones();
+        // The placement's own piece is one of the square's, besides those already there.
+        let mine = (q & own).count_ones() as usize + 1;
+        if mine == 4 {
+            wins |= open;
+            continue;
+        }
+        let spoilt = q & (opp | pos.neutral) != 0;
+        let mut v = 0;
+        if theirs == 3 {
+            v += 200_000;
+        } else if theirs == 2 && q & pos.neutral == 0 && mine == 1 {
+            v += 300;
+        }
+        if !spoilt {
+            v += [0, 10, 100, 20_000][mine.min(3)];
+        }
+        for p in Bits(open) {
+            share[p] += v;
+        }
+    }
+    hints.extend(moves.iter().map(|&m| match m {
+        Move::Place(to) if wins.has(to as usize) => 1_000_000,
+        Move::Place(to) => share[to as usize & 63],
+        _ => order_hint(pos, m),
+    }));
+}
+
 fn removal_hint(pos: &Pos, n: usize) -> i32 {
     // Worth it when the neutral piece spoils one of our squares rather than theirs.
     let s = pos.stm;

@@ -135,6 +135,9 @@ impl SearchHooks for Diamond {
     fn order_hint(&self, pos: &Pos, mv: Move) -> i32 {
         eval::order_hint(pos, mv)
     }
+    fn order_hints(&self, pos: &Pos, moves: &[Move], hints: &mut Vec<i32>) {
+        eval::order_hints(pos, moves, hints)
+    }
     fn is_forcing(&self, pos: &Pos) -> bool {
         eval::is_forcing(pos)
     }

@@ -154,3 +154,32 @@ fn can_stop_with_no_feeder_at_all() {
         "no position with an unfed single threat in the sample"
     );
 }
+
+/// The hints the search asks for a node at once are each move's own hint, in every phase;
+/// the sample holds placements that complete a square and that block one.
+#[test]
+fn a_nodes_hints_are_its_moves_hints() {
+    let g = Diamond;
+    let (mut wins, mut blocks, mut placing) = (0, 0, 0);
+    let mut moves = Vec::new();
+    for p in random_positions(31, 300, 200) {
+        moves.clear();
+        g.legal_moves(&p, &mut moves);
+        let mut hints = vec![7];
+        g.order_hints(&p, &moves, &mut hints);
+        assert_eq!(hints.len(), moves.len() + 1, "{}", p.to_fen());
+        assert_eq!(hints[0], 7, "appended, not replaced");
+        for (&m, &h) in moves.iter().zip(&hints[1..]) {
+            assert_eq!(h, order_hint(&p, m), "{} {m:?}", p.to_fen());
+            if p.hand[p.stm] > 0 {
+                placing += 1;
+                wins += usize::from(h == 1_000_000);
+                blocks += usize::from((200_000..1_000_000).contains(&h));
+            }
+        }
+    }
+    assert!(
+        placing > 100_000 && wins > 50 && blocks > 50,
+        "{placing} {wins} {blocks}"
+    );
+}
