@@ -208,7 +208,9 @@ mod tests {
         let mut classic = poddavki::Poddavki::default();
         classic.set_option("eval", "classic").expect("an option");
         assert!(linear(&classic, 1) > 500);
-        assert!(linear(&diamond::Diamond, 2) > 500);
+        let mut dia = diamond::Diamond::default();
+        dia.set_option("eval", "classic").expect("an option");
+        assert!(linear(&dia, 2) > 500);
         let mut pods = pods::Pods::new(pods::PodsRules::Advanced);
         pods.set_option("eval", "classic").expect("an option");
         assert!(linear(&pods, 3) > 500);

@@ -207,9 +207,10 @@ class TetradTournamentTest(unittest.TestCase):
 
     def tournament(self, game, kind, depths):
         needs(game)
-        # Poddavki's learned evaluation at depth 3 wins every game against depths 1 and 2, which
-        # leaves those two tied in a gauntlet; the hand-written one separates all four.
-        option = ",option.eval=classic" if game == "poddavki" else ""
+        # The learned evaluations of Poddavki and Diamond at depth 3 win every game against
+        # depths 1 and 2, which leaves those two tied in a gauntlet; the hand-written ones
+        # separate all four.
+        option = ",option.eval=classic" if game in ("poddavki", "diamond") else ""
         engines = ["cmd=%s,name=d%d,proto=%s,depth=%d%s" % (TETRAD, d, "ugi" if d % 2 == 0 else "gtp", d, option)
                    for d in depths]
         r = run_arena(engines, "--tournament", kind, "--games", 8, "--tc", "inf", "--random-plies", 6,

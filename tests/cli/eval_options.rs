@@ -50,8 +50,8 @@ fn gtp_each_game_keeps_its_own_evaluation_options() {
     select(&mut e, "phutball");
     assert_eq!(eval_values(&mut e), ("learned".into(), "builtin".into()));
     select(&mut e, "diamond");
-    assert_eq!(eval_values(&mut e), ("classic".into(), "builtin".into()));
-    set(&mut e, "eval", "learned");
+    assert_eq!(eval_values(&mut e), ("learned".into(), "builtin".into()));
+    set(&mut e, "eval", "classic");
     set(&mut e, "eval_file", &diamond);
     // Pods advanced's defaults (learned too), not Diamond's settings.
     select(&mut e, "pods-advanced");
@@ -60,7 +60,7 @@ fn gtp_each_game_keeps_its_own_evaluation_options() {
     select(&mut e, "poddavki");
     assert_eq!(eval_values(&mut e), ("classic".into(), poddavki.clone()));
     select(&mut e, "diamond");
-    assert_eq!(eval_values(&mut e), ("learned".into(), diamond));
+    assert_eq!(eval_values(&mut e), ("classic".into(), diamond));
     // A game without a learned evaluation has no such option to set.
     select(&mut e, "pods-standard");
     let answer = e.gtp("set_option eval learned");

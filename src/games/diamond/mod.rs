@@ -25,8 +25,8 @@ use std::ops::ControlFlow;
 
 use super::learned::{eval_options, parse_eval_choice};
 use super::{
-    DrawRules, FastPaths, GameOptions, Notation, Outcome, RuleError, Rules, SearchHooks,
-    SearchTuning, Side, Terminal,
+    DrawRules, FastPaths, GameOptions, Notation, Outcome, Reductions, RuleError, Rules,
+    SearchHooks, SearchTuning, Side, Terminal,
 };
 use crate::options::GameOption;
 
@@ -45,7 +45,7 @@ pub struct Diamond {
 /// The game with its default options, usable as a value as when the game had none.
 #[allow(non_upper_case_globals)]
 pub const Diamond: Diamond = Diamond {
-    learned: false,
+    learned: true,
     weights: None,
 };
 
@@ -155,6 +155,7 @@ impl SearchHooks for Diamond {
             futility_margin: Some(80),
             late_move_percent: Some(100),
             threat_hint: Some(20_000),
+            reductions: Reductions::Log { percent: 100 },
             ..SearchTuning::DEFAULT
         }
     }
