@@ -264,6 +264,23 @@ pub fn swap_worth(pos: &Pos) -> bool {
     p < 64 && TABLES.squares_of_len[p] >= 2
 }
 
+/// What a move to a corner of square `q` that leaves `mine` of the mover's pieces in it is worth
+/// for ordering: blocking the opponent's three corners, spoiling their two, building its own.
+#[inline]
+fn square_hint(pos: &Pos, q: u64, opp: u64, mine: usize) -> i32 {
+    let theirs = (q & opp).count_ones();
+    let mut v = 0;
+    if theirs == 3 {
+        v += 200_000;
+    } else if theirs == 2 && q & pos.neutral == 0 && mine == 1 {
+        v += 300;
+    }
+    if q & (opp | pos.neutral) == 0 {
+        v += [0, 10, 100, 20_000][mine.min(3)];
+    }
+    v
+}
+
 /// Threat-aware ordering: complete a square, block a three-corner square, capture, build.
 pub fn order_hint(pos: &Pos, mv: Move) -> i32 {
     let s = pos.stm;
@@ -285,17 +302,7 @@ pub fn order_hint(pos: &Pos, mv: Move) -> i32 {
     let mut score = 0;
     let n = TABLES.squares_of_len[to] as usize;
     for &q in TABLES.squares_of[to].iter().take(n) {
-        let theirs = (q & opp).count_ones();
-        let mine = (q & after).count_ones() as usize;
-        let spoilt = q & (opp | pos.neutral) != 0;
-        if theirs == 3 {
-            score += 200_000;
-        } else if theirs == 2 && q & pos.neutral == 0 && mine == 1 {
-            score += 300;
-        }
-        if !spoilt {
-            score += [0, 10, 100, 20_000][mine.min(3)];
-        }
+        score += square_hint(pos, q, opp, (q & after).count_ones() as usize);
     }
     if let Some(f) = from {
         let n = TABLES.squares_of_len[f] as usize;
@@ -344,23 +351,13 @@ pub fn order_hints(pos: &Pos, moves: &[Move], hints: &mut Vec<i32>) {
         if open == 0 {
             continue;
         }
-        let theirs = (q & opp).count_ones();
         // The placement's own piece is one of the square's, besides those already there.
         let mine = (q & own).count_ones() as usize + 1;
         if mine == 4 {
             wins |= open;
             continue;
         }
-        let spoilt = q & (opp | pos.neutral) != 0;
-        let mut v = 0;
-        if theirs == 3 {
-            v += 200_000;
-        } else if theirs == 2 && q & pos.neutral == 0 && mine == 1 {
-            v += 300;
-        }
-        if !spoilt {
-            v += [0, 10, 100, 20_000][mine.min(3)];
-        }
+        let v = square_hint(pos, q, opp, mine);
         for p in Bits(open) {
             share[p] += v;
         }
