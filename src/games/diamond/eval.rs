@@ -281,6 +281,9 @@ fn square_hint(pos: &Pos, q: u64, opp: u64, mine: usize) -> i32 {
     v
 }
 
+/// The ordering hint of a move that completes one of the mover's squares (it wins at once).
+pub const COMPLETES_HINT: i32 = 1_000_000;
+
 /// Threat-aware ordering: complete a square, block a three-corner square, capture, build.
 pub fn order_hint(pos: &Pos, mv: Move) -> i32 {
     let s = pos.stm;
@@ -297,7 +300,7 @@ pub fn order_hint(pos: &Pos, mv: Move) -> i32 {
         None => own | (1u64 << to),
     };
     if square_through(after, to) {
-        return 1_000_000;
+        return COMPLETES_HINT;
     }
     let mut score = 0;
     let n = TABLES.squares_of_len[to] as usize;
@@ -363,7 +366,7 @@ pub fn order_hints(pos: &Pos, moves: &[Move], hints: &mut Vec<i32>) {
         }
     }
     hints.extend(moves.iter().map(|&m| match m {
-        Move::Place(to) if wins.has(to as usize) => 1_000_000,
+        Move::Place(to) if wins.has(to as usize) => COMPLETES_HINT,
         Move::Place(to) => share[to as usize & 63],
         _ => order_hint(pos, m),
     }));

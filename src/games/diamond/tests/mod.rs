@@ -5,7 +5,7 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
 use super::board::{adj, parse_point, point_name, Bits, PointSet, TABLES, VALID};
-use super::eval::{evaluate, order_hint, side_view, swap_worth, WIN_NEXT};
+use super::eval::{evaluate, order_hint, side_view, swap_worth, COMPLETES_HINT, WIN_NEXT};
 use super::movegen::{legal_moves, Move};
 use super::position::Pos;
 use super::suites::{self, BLOCK_ONE, WIN_IN_ONE};
@@ -173,8 +173,8 @@ fn a_nodes_hints_are_its_moves_hints() {
             assert_eq!(h, order_hint(&p, m), "{} {m:?}", p.to_fen());
             if p.hand[p.stm] > 0 {
                 placing += 1;
-                wins += usize::from(h == 1_000_000);
-                blocks += usize::from((200_000..1_000_000).contains(&h));
+                wins += usize::from(h == COMPLETES_HINT);
+                blocks += usize::from((200_000..COMPLETES_HINT).contains(&h));
             }
         }
     }
