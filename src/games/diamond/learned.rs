@@ -68,13 +68,34 @@ fn bucket(p: &Pos) -> usize {
     }
 }
 
-/// How many corners of the square with lower-left point `ll` are in `bb`.
+/// The pattern number of a square's corners given as a 12-bit code: the side's, the opponent's
+/// and the neutral corners, four bits each ([`corner_bits`]); `u8::MAX` where two of them
+/// claim one corner. One lookup instead of three counts a square.
+const PATTERN_OF: [u8; 4096] = {
+    let mut t = [u8::MAX; 4096];
+    let mut code = 0;
+    while code < 4096 {
+        let (o, x, n) = (code & 15, (code >> 4) & 15, code >> 8);
+        if o & x == 0 && o & n == 0 && x & n == 0 {
+            let (co, cx, cn) = (
+                (o as u32).count_ones() as usize,
+                (x as u32).count_ones() as usize,
+                (n as u32).count_ones() as usize,
+            );
+            if co + cx + cn > 0 {
+                t[code] = PATTERN[co][cx][cn];
+            }
+        }
+        code += 1;
+    }
+    t
+};
+
+/// The corners of the square with lower-left point `ll` that are in `bb`, as four bits.
 #[inline]
-fn corner_count(bb: u64, ll: usize) -> usize {
-    ((bb >> ll) & 1) as usize
-        + ((bb >> (ll + 1)) & 1) as usize
-        + ((bb >> (ll + 8)) & 1) as usize
-        + ((bb >> (ll + 9)) & 1) as usize
+fn corner_bits(bb: u64, ll: usize) -> usize {
+    let x = (bb >> ll) as usize;
+    (x & 3) | ((x >> 6) & 12)
 }
 
 /// Calls `f(index within the bucket)` for every active point and square input (value 1).
@@ -91,8 +112,9 @@ fn for_each_board_input(p: &Pos, mut f: impl FnMut(usize)) {
     let touched = TABLES.square_ll & (occ | occ >> 1 | occ >> 8 | occ >> 9);
     for ll in Bits(touched) {
         let square = (TABLES.square_ll & ((1u64 << ll) - 1)).count_ones() as usize;
-        let pattern =
-            PATTERN[corner_count(own, ll)][corner_count(theirs, ll)][corner_count(p.neutral, ll)];
+        let code =
+            corner_bits(own, ll) | corner_bits(theirs, ll) << 4 | corner_bits(p.neutral, ll) << 8;
+        let pattern = PATTERN_OF[code];
         f(POINT_INPUTS + square * PATTERNS + pattern as usize);
     }
 }
@@ -193,6 +215,30 @@ mod tests {
             }
         }
         assert!(seen.iter().all(|&s| s));
+    }
+
+    /// Each non-empty square's pattern, from its corners counted one point at a time.
+    #[test]
+    fn the_square_patterns_count_the_corners() {
+        for p in random_positions(7, 20) {
+            let (own, theirs) = (p.pieces[p.stm], p.pieces[p.stm ^ 1]);
+            let mut seen = 0;
+            for_each_board_input(&p, |i| {
+                if i < POINT_INPUTS {
+                    return;
+                }
+                let (square, pattern) =
+                    ((i - POINT_INPUTS) / PATTERNS, (i - POINT_INPUTS) % PATTERNS);
+                let q = TABLES.squares[square];
+                let count = |bb: u64| (q & bb).count_ones() as usize;
+                let expected = PATTERN[count(own)][count(theirs)][count(p.neutral)];
+                assert_eq!(pattern, expected as usize, "{}", p.to_fen());
+                seen += 1;
+            });
+            let occ = own | theirs | p.neutral;
+            let touched = TABLES.squares.iter().filter(|&&q| q & occ != 0).count();
+            assert_eq!(seen, touched, "{}", p.to_fen());
+        }
     }
 
     #[test]
