@@ -202,27 +202,36 @@ fn ugi_with_threads(game: &str, threads: u32) -> Engine {
 
 /// The move lists of a game's last positions, where a side has a short forced win: one
 /// thread at depth 2 plays the game from the start (deterministic), and the positions in which
-/// it saw a mate, with the last few before the end, are kept.
+/// it saw a mate, with the last few before the end, are kept. Where a depth-2 game sees no mate
+/// within its 200 plies (Diamond's learned evaluation steps to and fro at depth 2), a depth-4
+/// game is played instead.
 fn positions_near_the_end(game: &str) -> Vec<String> {
     const MAX_PLIES: usize = 200;
     let mut e = ugi_with_threads(game, 1);
     let mut moves: Vec<String> = Vec::new();
     let mut kept = Vec::new();
-    while moves.len() < MAX_PLIES {
-        e.send(&format!("position startpos moves {}", moves.join(" ")));
-        e.send("go depth 2");
-        let lines = e.until("bestmove");
-        let best = lines
-            .last()
-            .and_then(|l| field(l, "bestmove"))
-            .unwrap_or("(none)");
-        if best == "(none)" {
+    for depth in [2, 4] {
+        moves.clear();
+        kept.clear();
+        while moves.len() < MAX_PLIES {
+            e.send(&format!("position startpos moves {}", moves.join(" ")));
+            e.send(&format!("go depth {depth}"));
+            let lines = e.until("bestmove");
+            let best = lines
+                .last()
+                .and_then(|l| field(l, "bestmove"))
+                .unwrap_or("(none)");
+            if best == "(none)" {
+                break;
+            }
+            if lines.iter().any(|l| l.contains(" score mate ")) {
+                kept.push(moves.join(" "));
+            }
+            moves.push(best.to_string());
+        }
+        if !kept.is_empty() {
             break;
         }
-        if lines.iter().any(|l| l.contains(" score mate ")) {
-            kept.push(moves.join(" "));
-        }
-        moves.push(best.to_string());
     }
     let tail = moves.len().saturating_sub(8)..=moves.len();
     kept.extend(tail.map(|n| moves[..n].join(" ")));
