@@ -1,4 +1,4 @@
-//! `tetrad egdb ...`: Poddavki endgame databases from the command line (docs/egdb.md).
+//! `tetrad egdb ...`: the endgame databases from the command line (docs/egdb.md).
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -23,7 +23,7 @@ pub enum EgdbAction {
     /// Builds every slice with up to N pieces into DIR (progress on stderr), or one slice from
     /// the slices it needs, already in DIR; a rerun skips the slices already built.
     Build {
-        /// The game (only poddavki has databases).
+        /// The game (the one the databases are for).
         #[arg(long)]
         game: String,
         /// Most pieces on the board.
@@ -129,8 +129,9 @@ pub fn run(action: &EgdbAction) -> anyhow::Result<ExitCode> {
             dir,
             threads,
         } => {
-            if !game.eq_ignore_ascii_case("poddavki") {
-                eprintln!("tetrad: egdb build --game: only poddavki has databases, not '{game}'");
+            let ours = tetrad::egdb::game();
+            if !game.eq_ignore_ascii_case(ours) {
+                eprintln!("tetrad: egdb build --game: only {ours} has databases, not '{game}'");
                 return Ok(ExitCode::from(2));
             }
             let started = std::time::Instant::now();

@@ -5,9 +5,9 @@ use std::path::PathBuf;
 
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
+use tetrad::egdb::check::{key, positions, prove, retrograde, Solved};
 use tetrad::egdb::{build, slices_upto, Material, Tables, Value};
 use tetrad::games::poddavki::Position;
-use tetrad::testkit::egdb_check::{key, positions, prove, retrograde, Solved};
 
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("tetrad-egdb-it-{}-{name}", std::process::id()));
