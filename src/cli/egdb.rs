@@ -27,7 +27,7 @@ pub enum EgdbAction {
         #[arg(long)]
         game: String,
         /// Most pieces on the board.
-        #[arg(long, value_parser = clap::value_parser!(u32).range(2..=6),
+        #[arg(long, value_parser = clap::value_parser!(u32).range(2..=7),
               required_unless_present = "slice", conflicts_with = "slice")]
         pieces: Option<u32>,
         /// Only this slice, as four digits: white men, white kings, black men, black kings
@@ -152,7 +152,11 @@ pub fn run(action: &EgdbAction) -> anyhow::Result<ExitCode> {
             }
             // clap asks for one of --pieces and --slice.
             let pieces = pieces.unwrap_or(0);
-            let slices = slices_upto(pieces);
+            // Of a slice and its colour mirror, the one stored.
+            let slices: Vec<Material> = slices_upto(pieces)
+                .into_iter()
+                .filter(|m| *m == m.canonical())
+                .collect();
             let mut current = None;
             tetrad::egdb::build(dir, &slices, default_threads(*threads), &mut |p| {
                 if current != Some(p.slice) {

@@ -5,7 +5,7 @@
 
 use std::any::Any;
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use super::{Coverage, EgdbError, Tables, Value};
 use crate::games::poddavki::{Poddavki, Position};
@@ -16,20 +16,37 @@ use crate::search::{Oracle, Verdict};
 pub struct Opened {
     /// An `Arc<dyn Oracle<G>>` of the game it is for, as `AnyGame::set_oracle` takes it.
     oracle: Arc<dyn Oracle<Poddavki>>,
+    database: Arc<Database>,
     coverage: Coverage,
 }
 
 /// The slices opened, as the search's oracle.
-struct Database(Tables);
+struct Database {
+    tables: Tables,
+    /// The first file error a probe met (a block that failed its checksum): its positions are
+    /// not covered, never given a wrong value.
+    fault: Mutex<Option<String>>,
+}
 
 impl Oracle<Poddavki> for Database {
     fn probe(&self, pos: &Position) -> Option<Verdict> {
-        // A slice not held (`Missing`) is a position not covered.
-        self.0.probe(pos).ok().map(|v| match v {
-            Value::Win(d) => Verdict::Win(d.into()),
-            Value::Loss(d) => Verdict::Loss(d.into()),
-            Value::Draw => Verdict::Draw,
-        })
+        match self.tables.probe(pos) {
+            Ok(v) => Some(match v {
+                Value::Win(d) => Verdict::Win(d.into()),
+                Value::Loss(d) => Verdict::Loss(d.into()),
+                Value::Draw => Verdict::Draw,
+            }),
+            // A slice not held is a position not covered.
+            Err(EgdbError::Missing(_)) => None,
+            Err(e) => {
+                let mut fault = self.fault.lock().unwrap_or_else(|e| e.into_inner());
+                if fault.is_none() {
+                    log::error!("egdb: {e}; the positions it holds are not covered");
+                    *fault = Some(e.to_string());
+                }
+                None
+            }
+        }
     }
 }
 
@@ -44,14 +61,20 @@ pub fn has_databases(game_name: &str) -> bool {
     game_name == game()
 }
 
-/// Opens the database of `dir` within `max_bytes`: the slices the game under its default rules
-/// can take exactly (none whose wins need more plies than its no-progress rule allows).
+/// Opens the database of `dir`, keeping up to `max_bytes` of decompressed blocks: the slices
+/// the game under its default rules can take exactly (none whose wins need more plies than its
+/// no-progress rule allows).
 pub fn open(dir: &Path, max_bytes: u64) -> Result<Opened, EgdbError> {
     let game = Poddavki::default();
     let limit = game.draw_rules().no_progress_plies.unwrap_or(u32::MAX);
     let (tables, coverage) = Tables::open_within(dir, max_bytes, limit)?;
+    let database = Arc::new(Database {
+        tables,
+        fault: Mutex::new(None),
+    });
     Ok(Opened {
-        oracle: Arc::new(Database(tables)),
+        oracle: Arc::clone(&database) as Arc<dyn Oracle<Poddavki>>,
+        database,
         coverage,
     })
 }
@@ -65,6 +88,15 @@ impl Opened {
     /// The oracle to hand a game, as `AnyGame::set_oracle` takes it.
     pub fn oracle(&self) -> &(dyn Any + Send + Sync) {
         &self.oracle
+    }
+
+    /// The first file error a probe met, if any (docs/egdb.md, "In play").
+    pub fn fault(&self) -> Option<String> {
+        self.database
+            .fault
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
     }
 
     /// What was opened, for the log.

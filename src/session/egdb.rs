@@ -9,7 +9,7 @@ use super::{Session, SessionError};
 use crate::egdb::{self, EgdbError, Opened};
 use crate::search::Verdict;
 
-/// The default of `egdb_memory`, in MiB: room for every slice up to 5 pieces (303 MB).
+/// The default of `egdb_memory`, in MiB: the bound of the decompressed blocks kept.
 pub const DEFAULT_EGDB_MIB: u64 = 512;
 pub const MAX_EGDB_MIB: u64 = 65_536;
 
@@ -27,6 +27,8 @@ pub enum EgdbFailure {
     },
     #[error("position not covered by the endgame database")]
     NotCovered,
+    #[error("egdb_path: {0}")]
+    Fault(String),
 }
 
 /// The option values and the database they opened.
@@ -135,7 +137,13 @@ impl Session {
             Some(Verdict::Win(d)) => format!("win {d}"),
             Some(Verdict::Loss(d)) => format!("loss {d}"),
             Some(Verdict::Draw) => "draw".to_string(),
-            None => return Err(EgdbFailure::NotCovered.into()),
+            None => {
+                return Err(match loaded.db.fault() {
+                    Some(f) => EgdbFailure::Fault(f),
+                    None => EgdbFailure::NotCovered,
+                }
+                .into())
+            }
         })
     }
 
