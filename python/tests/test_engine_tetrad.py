@@ -95,6 +95,17 @@ def test_analyse_gives_k_lines_best_first(protocol, referee):
         assert e.play(POS, Limit(depth=2), game="poddavki").move in ok
 
 
+def test_gtp_limits_do_not_outlive_their_search():
+    """GTP limits are tetrad's search caps (set_option): a later search must not inherit them."""
+    with popen("gtp") as e:
+        e.play(POS, Limit(nodes=50), game="poddavki")
+        lines = e.analyse(POS, Limit(depth=7), multipv=2, game="poddavki")
+        assert [l.depth for l in lines] == [7, 7]  # 50 nodes would have stopped far short
+        e.play(POS, Limit(clock=(2, 2)), game="poddavki")
+        assert e.gtp.time_ok and not e.gtp.int_time  # fractional seconds accepted
+        assert e.play(POS, Limit(depth=3), game="poddavki").move in legal(e, "poddavki", POS)
+
+
 @pytest.mark.parametrize("protocol", PROTOCOLS)
 def test_clock_and_time_limits(protocol, referee):
     with popen(protocol) as e:

@@ -851,7 +851,7 @@ class Engine:
         ``game.name`` or ``game_name`` if it has one). Returns a PlayResult."""
         pos, moves, game, mover = _describe(position, moves, game)
         if self.gtp is not None:
-            self._gtp_setup(pos, moves, game, limit, mover)
+            self._gtp_setup(pos, moves, game, limit)
             secs = limit.seconds(mover)
             a = self._gtp_search("genmove", secs)
             if not a.ok:
@@ -873,7 +873,7 @@ class Engine:
             raise ValueError("multipv must be at least 1")
         pos, moves, game, mover = _describe(position, moves, game)
         if self.gtp is not None:
-            self._gtp_setup(pos, moves, game, None, mover)
+            self._gtp_setup(pos, moves, game, None)  # no caps left over: analyze's own limits
             words = ["analyze", "multipv", str(multipv)]
             if limit.depth is not None:
                 words += ["depth", str(limit.depth)]
@@ -925,21 +925,23 @@ class Engine:
         if errors:
             raise EngineRefused("%s refused %s: %s" % (self._name(), what, " | ".join(errors)))
 
-    def _gtp_setup(self, pos, moves, game, limit, mover):
+    def _gtp_setup(self, pos, moves, game, limit):
         if game is not None:
             self.command("set_game " + game)
         self.command("clear_board" if pos is None else "set_position " + pos)
         for m in moves:
             self.command("play " + m)
-        if limit is None:
-            return
-        caps = {"depth": limit.depth, "nodes": limit.nodes,
-                "movetime": None if limit.time is None else max(1, int(limit.time * 1000))}
+        # The limit as tetrad's search caps; caps this client set before and this limit lacks
+        # are taken off (0), since they would cap this search too.
+        caps = {"depth": None, "nodes": None, "movetime": None}
+        if limit is not None:
+            caps = {"depth": limit.depth, "nodes": limit.nodes,
+                    "movetime": None if limit.time is None else max(1, int(limit.time * 1000))}
         for name, value in caps.items():
             if value is not None or self._caps.get(name):
                 self.command("set_option %s %d" % (name, value or 0))
                 self._caps[name] = value
-        if limit.clock is not None:
+        if limit is not None and limit.clock is not None:
             t = self.timeout
             self._io(lambda: self.gtp.time_command("time_settings %s 0 0", max(limit.clock[:2]), t), "time_settings")
             for side, secs in zip(self.sides, limit.clock[:2]):
