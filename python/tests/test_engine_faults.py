@@ -8,8 +8,8 @@ import time
 import pytest
 
 from engine_paths import fake
-from tetrad.engine import (Engine, EngineError, EngineExited, EngineGarbage, EngineStartError,
-                           EngineTimeout, Limit)
+from tetrad.engine import (Engine, EngineError, EngineExited, EngineGarbage, EngineRefused,
+                           EngineStartError, EngineTimeout, Info, Limit, Score)
 
 START = "21 n 0"  # the toy game's start position
 QUICK = dict(timeout=2.0, margin=0.5, search_timeout=2.0)
@@ -117,3 +117,28 @@ def test_gtp_time_commands_fall_back_to_whole_seconds():
         r = e.play(START, Limit(clock=(1.5, 2.5)), game="toy")
         assert r.move in ("1", "2", "3")
         assert e.gtp.int_time and e.gtp.time_ok
+
+
+def test_analyse_needs_what_the_engine_lacks():
+    # the fake has no MultiPV option (UGI) and no analyze command (GTP)
+    with popen("ugi") as e:
+        lines = e.analyse(START, Limit(depth=1), game="toy")
+        assert len(lines) == 1 and lines[0].depth == 1 and lines[0].pv in (["1"], ["2"], ["3"])
+        with pytest.raises(EngineRefused, match="no MultiPV"):
+            e.analyse(START, Limit(depth=1), multipv=2, game="toy")
+    with popen("gtp") as e:
+        with pytest.raises(EngineRefused, match="unknown command"):
+            e.analyse(START, Limit(depth=1), game="toy")
+        assert e.play(START, Limit(depth=1), game="toy").move in ("1", "2", "3")
+
+
+def test_info_lines_are_read_leniently():
+    i = Info.parse("depth 7 seldepth x multipv 2 score mate -3 nodes 12 junk pv a b".split())
+    assert (i.depth, i.seldepth, i.multipv, i.nodes, i.pv) == (7, None, 2, 12, ["a", "b"])
+    assert i.score == Score("mate", -3) and i.score.mate == -3 and i.score.cp is None
+    assert str(i.score) == "mate -3"
+    i = Info.parse("move c3-d4 score cp 50 depth 4".split())  # a GTP analyze line
+    assert i.pv == ["c3-d4"] and i.score.cp == 50 and i.depth == 4
+    i = Info.parse("string error: bad position".split())
+    assert i.string == "error: bad position" and i.score is None and i.pv == []
+    assert Info.parse("score cp".split()).score is None
