@@ -127,6 +127,52 @@ def test_errors_are_refusals_and_change_nothing(protocol, referee):
         assert e.play(POS, Limit(depth=2), game="poddavki").move in legal(referee, "poddavki", POS)
 
 
+class Played(State):
+    """A state with a history, as tetrad.State has: moves(), copy() and undo()."""
+
+    class game:
+        name = "poddavki"
+
+    def __init__(self, positions, moves, undo_fails=False):
+        State.__init__(self, positions[-1])
+        self.positions, self.played, self.undo_fails = list(positions), list(moves), undo_fails
+
+    def position(self):
+        return self.positions[-1]
+
+    def moves(self):
+        return list(self.played)
+
+    def copy(self):
+        return Played(self.positions, self.played, self.undo_fails)
+
+    def undo(self):
+        if self.undo_fails:
+            raise RuntimeError("cannot undo")
+        self.positions.pop()
+        self.played.pop()
+
+    def to_move(self):
+        return len(self.played) % 2
+
+
+def test_a_state_is_sent_with_its_history(referee):
+    from tetrad.engine import _describe
+
+    referee.command("set_game poddavki")
+    positions, moves = [referee.command("get_position")], []
+    for _ in range(3):
+        moves.append(legal(referee, "poddavki", positions[0], moves)[0])
+        referee.command("play " + moves[-1])
+        positions.append(referee.command("get_position"))
+    state = Played(positions, moves)
+    assert _describe(state, None, None) == (positions[0], moves, "poddavki", 1)
+    assert _describe(state, ["x"], "diamond") == (positions[0], moves + ["x"], "diamond", None)
+    assert _describe(Played(positions, moves, undo_fails=True), None, None) == (positions[-1], [], "poddavki", 1)
+    with popen("ugi") as e:
+        assert e.play(state, Limit(nodes=500)).move in legal(referee, "poddavki", positions[-1])
+
+
 @pytest.mark.parametrize("protocol", PROTOCOLS)
 def test_a_state_object(protocol, referee):
     referee.command("set_game diamond")

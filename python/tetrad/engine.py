@@ -379,27 +379,43 @@ class Engine:
 def _describe(position, moves, game):
     """(position string or None, moves, game name or None, mover 0/1 or None) of ``play``'s
     arguments: a string, None, or an object with ``position()`` (and ``to_move()``, ``game``)."""
-    mover = None
+    moves = list(moves or ())
     if position is None or isinstance(position, str):
-        pos = None if position in (None, "startpos") else position.strip()
-    elif hasattr(position, "position"):
-        state = position
-        # The state's current position: its history is not sent (Poddavki's repetition count
-        # starts afresh), since a state need not know the position its moves started from.
-        pos = state.position()
-        if game is None:
-            g = getattr(state, "game", None)
-            g = g() if callable(g) else g
-            game = getattr(g, "name", None) or getattr(state, "game_name", None)
-            game = game() if callable(game) else game
-        if hasattr(state, "to_move") and not moves:
-            try:
-                mover = int(state.to_move())
-            except (TypeError, ValueError):
-                mover = None
-    else:
+        return (None if position in (None, "startpos") else position.strip()), moves, game, None
+    if not hasattr(position, "position"):
         raise TypeError("expected a position string or an object with position(), not %r" % type(position).__name__)
-    return pos, list(moves or ()), game, mover
+    state = position
+    mover = None
+    if hasattr(state, "to_move") and not moves:
+        try:
+            mover = int(state.to_move())
+        except (TypeError, ValueError):
+            mover = None
+    if game is None:
+        g = getattr(state, "game", None)
+        g = g() if callable(g) else g
+        game = getattr(g, "name", None) or getattr(state, "game_name", None)
+        game = game() if callable(game) else game
+    base, played = _history(state)
+    return base, played + moves, game, mover
+
+
+def _history(state):
+    """(the position the state's moves start from, those moves): found by undoing them on a
+    copy, so that the engine gets the history (repetition, no-progress counts). A state without
+    ``moves()``, ``copy()`` and ``undo()``, or whose undo fails, gives its current position
+    alone."""
+    current = state.position()
+    if not all(callable(getattr(state, k, None)) for k in ("moves", "copy", "undo")):
+        return current, []
+    try:
+        played = list(state.moves())
+        back = state.copy()
+        for _ in played:
+            back.undo()
+        return back.position(), played
+    except Exception:  # a state object of any kind: whatever it raises, fall back
+        return current, []
 
 
 def _ms(secs):
