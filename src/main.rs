@@ -4,8 +4,9 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
+use tetrad::games::GameKind;
 use tetrad::protocol::{self, Dialect};
-use tetrad::registry::{Entry, Registry};
+use tetrad::registry::Registry;
 use tetrad::session::Session;
 
 mod cli {
@@ -266,9 +267,9 @@ fn main() -> ExitCode {
     }) = &cli.command
     {
         let registry = Registry::builtin();
-        let games: Vec<&Entry> = match game.as_deref().map(|name| registry.find(name)) {
-            None => registry.entries().iter().collect(),
-            Some(Ok(entry)) => vec![entry],
+        let games: Vec<GameKind> = match game.as_deref().map(|name| registry.find(name)) {
+            None => registry.kinds().to_vec(),
+            Some(Ok(kind)) => vec![kind],
             Some(Err(e)) => {
                 eprintln!("tetrad: bench --game: {e}");
                 return ExitCode::from(2);
