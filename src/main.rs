@@ -17,7 +17,7 @@ mod cli {
 #[derive(Parser, Debug)]
 #[command(
     name = "tetrad",
-    version,
+    version = tetrad::VERSION,
     about = "Poddavki, Phutball, Diamond and Pods engine (GTP / UGI)"
 )]
 struct Cli {
@@ -91,7 +91,7 @@ enum Command {
         game: String,
     },
     /// Plays seeded self-play games at fixed nodes (or depth) and writes training data:
-    /// `GAME PLY POSITION SCORE RESULT` lines, tab-separated (docs/strength.md).
+    /// `GAME PLY POSITION SCORE RESULT` lines, tab-separated (docs/strength/engine.md).
     Selfplay {
         /// The game (any case).
         #[arg(long)]

@@ -1,6 +1,6 @@
 //! Pods advanced's learned evaluation (`set_option eval learned`): a linear model over pod-square
 //! inputs, the pods in hand and the hand-written terms, one weight set per phase, trained by
-//! `tetrad train` on self-play games (docs/strength.md, "Learned evaluation"). The weights ship
+//! `tetrad train` on self-play games (docs/strength/pods.md, "Pods advanced: learned evaluation"). The weights ship
 //! in `learned.txt` beside this file, with their provenance in its header; `eval_file` loads
 //! others. They are fitted to the built-in pod table (`pods_data` may replace it, the weights
 //! stay).

@@ -288,7 +288,7 @@ impl SearchHooks for Pods {
         });
         RootMoves { search, proven }
     }
-    // Measured in Pods advanced at fixed work (docs/strength.md); Pods standard keeps the
+    // Measured in Pods advanced at fixed work (docs/strength/engine.md); Pods standard keeps the
     // plain search. With a hundred or more moves a ply, late-move pruning near the horizon
     // buys the most depth. No node is guarded as forcing: the evaluation already scores a
     // last-pod threat nobody can stop, and searching threatened nodes in full measured worse.
