@@ -41,6 +41,7 @@ def test_a_sound_fake_plays(protocol):
 @pytest.mark.parametrize("fault, error, match", [
     ("crash", EngineExited, "exited"),
     ("garbage", EngineTimeout, "unexpected line: '#####"),  # noise lines, then nothing
+    ("flood", EngineTimeout, "unexpected line: 'flood ~~~"),  # noise without end, fast
     ("malformed", EngineGarbage, "malformed bestmove|not one move"),
 ])
 def test_a_fault_raises_its_error_and_the_script_goes_on(protocol, fault, error, match):
@@ -142,3 +143,24 @@ def test_info_lines_are_read_leniently():
     i = Info.parse("string error: bad position".split())
     assert i.string == "error: bad position" and i.score is None and i.pv == []
     assert Info.parse("score cp".split()).score is None
+
+
+def test_a_line_after_the_deadline_is_a_timeout_and_kept():
+    """However fast a child writes, a read ends at its deadline: a line queued before the read
+    but arrived after the deadline raises EngineTimeout, and the next read gets it."""
+    import sys
+
+    from tetrad.engine import Process
+
+    p = Process([sys.executable, "-S", "-c", "import time; time.sleep(0.3); print('late', flush=True)"])
+    try:
+        deadline = time.monotonic()
+        waited = time.monotonic() + 10.0
+        while p.lines.empty() and time.monotonic() < waited:  # the line, stamped after the deadline
+            time.sleep(0.05)
+        with pytest.raises(EngineTimeout):
+            p.read(deadline)
+        t, line = p.read(time.monotonic() + 2.0)
+        assert line == "late" and t > deadline
+    finally:
+        p.kill()

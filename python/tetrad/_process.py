@@ -97,6 +97,7 @@ class Process:
         self._killed = False
         self.eof = False
         self.eof_time = None
+        self._late = None  # a line that arrived after a read's deadline, kept for the next read
         try:
             self._p = subprocess.Popen(
                 self.argv,
@@ -151,20 +152,28 @@ class Process:
         """The next stdout line as (arrival time, text) before ``deadline`` (monotonic).
 
         Raises EngineTimeout, EngineExited (sticky: every later read raises it too) or Aborted
-        (``abort``, a threading.Event, was set)."""
+        (``abort``, a threading.Event, was set). A line that arrived after the deadline raises
+        EngineTimeout too and is kept for the next read: a child flooding its output cannot keep
+        a reader past its deadline however fast it writes."""
         while True:
             if abort is not None and abort.is_set():
                 raise Aborted()
-            left = deadline - time.monotonic()
-            try:
-                if left <= 0:
-                    item = self.lines.get_nowait()
-                else:
-                    item = self.lines.get(timeout=min(left, POLL))
-            except queue.Empty:
-                if time.monotonic() >= deadline:
-                    raise EngineTimeout("%s sent nothing before the deadline" % self.label)
-                continue
+            if self._late is not None:
+                item, self._late = self._late, None
+            else:
+                left = deadline - time.monotonic()
+                try:
+                    if left <= 0:
+                        item = self.lines.get_nowait()
+                    else:
+                        item = self.lines.get(timeout=min(left, POLL))
+                except queue.Empty:
+                    if time.monotonic() >= deadline:
+                        raise EngineTimeout("%s sent nothing before the deadline" % self.label)
+                    continue
+            if item[1] is not None and item[0] > deadline:
+                self._late = item
+                raise EngineTimeout("%s sent no answer before the deadline" % self.label)
             if item[1] is None:
                 self.eof = True
                 self.eof_time = item[0]
@@ -176,6 +185,7 @@ class Process:
 
     def drain(self):
         """Discard the lines already received (never blocks)."""
+        self._late = None
         while True:
             try:
                 item = self.lines.get_nowait()
