@@ -118,10 +118,7 @@ fn no_source_file_is_over_the_limit() {
 fn no_code_outside_the_game_folders_names_a_game() {
     let names = game_names();
     eprintln!("house rules: the games are {}", names.join(" "));
-    let allowed: Vec<&str> = NAMES_ALLOWED
-        .iter()
-        .map(|(f, _)| *f)
-        .collect();
+    let allowed: Vec<&str> = NAMES_ALLOWED.iter().map(|(f, _)| *f).collect();
     let bad = names_outside_games(&root(), &names, &allowed);
     assert!(
         bad.is_empty(),
