@@ -131,7 +131,7 @@ enum Command {
         #[arg(long, value_name = "CMD")]
         engine: Option<String>,
     },
-    /// Poddavki endgame databases: build, verify, list (see docs/egdb.md).
+    /// Endgame databases: build, verify, list (see docs/egdb.md).
     Egdb {
         #[command(subcommand)]
         action: cli::egdb::EgdbAction,
