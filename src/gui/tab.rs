@@ -3,14 +3,14 @@
 //! against its declared type, a position string for line breaks), so the page never reaches the
 //! engine with text of its own.
 
+use std::path::{Component, Path, PathBuf};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
-use super::engine::{Engine, EngineError};
+use super::engine::{Control, Engine, EngineError};
 
-/// How long an ordinary command may take; searches get their own bound on top.
-const ANSWER: Duration = Duration::from_secs(20);
 /// Longest move time or analysis the page may ask for (ms).
 pub const MAX_MOVETIME: u64 = 60_000;
 /// Longest position string accepted.
@@ -38,6 +38,88 @@ pub enum TabError {
     BadValue(String, String),
     #[error("{0}")]
     Invalid(&'static str),
+    /// A value over a limit the command line sets, or a file outside the allowed directory.
+    #[error("{0}")]
+    NotAllowed(String),
+    #[error("the engine did not answer in time: it was restarted at the game's current position")]
+    Restarted,
+}
+
+/// What the page may ask of an engine, as the command line allows (`tetrad gui --max-hash`,
+/// `--max-threads`, `--files`).
+#[derive(Clone, Debug)]
+pub struct Policy {
+    /// Largest `hash` (MiB) a tab may set.
+    pub max_hash: u64,
+    /// Most `threads` a tab may set.
+    pub max_threads: u64,
+    /// The directory whose files options may name; none: no file at all.
+    pub files: Option<PathBuf>,
+    /// How long an ordinary command may take; searches get their own time on top.
+    pub answer: Duration,
+}
+
+impl Policy {
+    /// The value sent for `decl` = `value`, or why the page may not set it. A file is judged
+    /// by its name before anything on disk is looked at, so a refusal tells nothing about
+    /// files outside the directory.
+    fn allow(&self, decl: &OptionDecl, value: &str) -> Result<String, TabError> {
+        let name = decl.name.as_str();
+        let cap = |flag: &str, max: u64, unit: &str| -> Result<String, TabError> {
+            match value.parse::<u64>() {
+                Ok(v) if v > max => Err(TabError::NotAllowed(format!(
+                    "option {name} {v} is over this server's limit of {max}{unit} (tetrad gui {flag})"
+                ))),
+                _ => Ok(value.to_string()),
+            }
+        };
+        if name.eq_ignore_ascii_case("hash") {
+            return cap("--max-hash", self.max_hash, " MiB");
+        }
+        if name.eq_ignore_ascii_case("threads") {
+            return cap("--max-threads", self.max_threads, "");
+        }
+        // A default (`builtin`, nothing) names no file the page chose.
+        if !decl.path || value == decl.value || decl.defaults.iter().any(|(_, d)| d == value) {
+            return Ok(value.to_string());
+        }
+        let Some(dir) = &self.files else {
+            return Err(TabError::NotAllowed(format!(
+                "option {name} names a file: the page may name files only when the server is \
+                 started with `tetrad gui --files DIR`, and then only in DIR"
+            )));
+        };
+        let outside = || {
+            TabError::NotAllowed(format!(
+                "option {name}: only files in the directory given to `tetrad gui --files` may be named"
+            ))
+        };
+        let path = Path::new(value);
+        if path
+            .components()
+            .any(|c| matches!(c, Component::ParentDir | Component::Prefix(_)))
+        {
+            return Err(outside());
+        }
+        let path = match path.strip_prefix(dir) {
+            Ok(inside) => dir.join(inside),
+            Err(_) if path.is_relative() => dir.join(path),
+            Err(_) => return Err(outside()),
+        };
+        // Inside by name; a link inside may still lead out.
+        let real = path.canonicalize().map_err(|_| {
+            TabError::NotAllowed(format!(
+                "option {name}: no such file in the directory given to `tetrad gui --files`"
+            ))
+        })?;
+        if !real.starts_with(dir) {
+            return Err(outside());
+        }
+        real.to_str()
+            .filter(|p| !p.chars().any(|c| c.is_control() || c.is_whitespace()))
+            .map(String::from)
+            .ok_or_else(outside)
+    }
 }
 
 /// One option as `list_options` declares it.
@@ -47,6 +129,8 @@ pub struct OptionDecl {
     pub value: String,
     /// `check`, `spin`, `combo`, `string` or `button`.
     pub kind: String,
+    /// A `string path`: the value names a file or directory the engine opens.
+    pub path: bool,
     pub values: Vec<String>,
     pub range: Option<(i64, i64)>,
     /// The games whose own option it is (`list_options game`); none for the engine's.
@@ -59,7 +143,8 @@ pub struct OptionDecl {
 impl OptionDecl {
     /// `name value type [details]`, as `list_options` writes a line (a button has no value).
     fn parse(line: &str) -> Option<OptionDecl> {
-        let words: Vec<&str> = line.split_whitespace().collect();
+        // Split at single spaces: an empty value (`egdb_path  string path`) is a word.
+        let words: Vec<&str> = line.trim().split(' ').collect();
         let (name, value, kind, rest) = match words.as_slice() {
             [name, "button"] => (*name, "", "button", None),
             [name, value, kind] => (*name, *value, *kind, None),
@@ -70,6 +155,7 @@ impl OptionDecl {
             name: name.to_string(),
             value: value.to_string(),
             kind: kind.to_string(),
+            path: kind == "string" && rest == Some("path"),
             values: Vec::new(),
             range: None,
             games: Vec::new(),
@@ -120,6 +206,7 @@ impl OptionDecl {
             "name": self.name,
             "value": self.value,
             "type": self.kind,
+            "path": self.path,
             "values": self.values,
             "min": self.range.map(|r| r.0),
             "max": self.range.map(|r| r.1),
@@ -143,6 +230,10 @@ struct Snapshot {
 
 pub struct Tab {
     engine: Engine,
+    control: Arc<Control>,
+    policy: Arc<Policy>,
+    /// The options the current game was started with, for starting it again.
+    set: Vec<(String, String)>,
     pub games: Vec<String>,
     pub options: Vec<OptionDecl>,
     game: String,
@@ -159,10 +250,17 @@ fn json_body(text: &str) -> Result<Value, TabError> {
 }
 
 impl Tab {
-    pub fn start(command: &[String]) -> Result<Tab, TabError> {
-        let engine = Engine::start(command)?;
+    pub fn start(
+        command: &[String],
+        control: Arc<Control>,
+        policy: Arc<Policy>,
+    ) -> Result<Tab, TabError> {
+        let engine = Engine::start(command, Arc::clone(&control))?;
         let mut tab = Tab {
             engine,
+            control,
+            policy,
+            set: Vec::new(),
             games: Vec::new(),
             options: Vec::new(),
             game: String::new(),
@@ -211,13 +309,68 @@ impl Tab {
 
     fn ask_for(&mut self, command: &str, timeout: Duration) -> Result<String, TabError> {
         self.last_used = Instant::now();
-        let answer = self.engine.ask(command, timeout)?;
+        let answer = self.engine.ask(command, timeout);
         self.last_used = Instant::now();
-        answer.map_err(TabError::Refused)
+        match answer {
+            Ok(a) => a.map_err(TabError::Refused),
+            Err(e) => Err(self.failed(e)),
+        }
+    }
+
+    /// An engine that did not answer in time is started again at the game's position: a late
+    /// answer can never be read as the next command's. One that cannot be is stopped, and the
+    /// tab reaped.
+    fn failed(&mut self, e: EngineError) -> TabError {
+        if !matches!(e, EngineError::Timeout) {
+            return TabError::Engine(e);
+        }
+        match self.recover() {
+            Ok(()) => TabError::Restarted,
+            Err(e) => e,
+        }
+    }
+
+    /// A fresh engine process set to the tab's game, options and moves.
+    fn recover(&mut self) -> Result<(), TabError> {
+        let result = self.resync();
+        if result.is_err() {
+            self.control.stop();
+        }
+        result
+    }
+
+    fn resync(&mut self) -> Result<(), TabError> {
+        self.engine.restart()?;
+        let wait = self.policy.answer;
+        let ask = |engine: &mut Engine, command: &str| -> Result<String, TabError> {
+            engine.ask(command, wait)?.map_err(TabError::Refused)
+        };
+        ask(&mut self.engine, &format!("set_game {}", self.game))?;
+        for (name, value) in &self.set {
+            ask(&mut self.engine, &format!("set_option {name} {value}"))?;
+        }
+        if !self.set.is_empty() {
+            ask(&mut self.engine, "clear_board")?;
+        }
+        let Some(first) = self.history.first() else {
+            return Ok(());
+        };
+        let layout = json_body(&ask(&mut self.engine, "board_layout")?)?;
+        if layout["position"].as_str() != Some(first.position.as_str()) {
+            ask(
+                &mut self.engine,
+                &format!("set_position {}", first.position),
+            )?;
+        }
+        let moves: Vec<String> = self.history.iter().filter_map(|s| s.mv.clone()).collect();
+        for mv in moves {
+            ask(&mut self.engine, &format!("play {mv}"))?;
+        }
+        Ok(())
     }
 
     fn ask(&mut self, command: &str) -> Result<String, TabError> {
-        self.ask_for(command, ANSWER)
+        self.ask_for(command, self.policy.answer)
     }
 
     /// The current position's picture, layout and legal moves, recorded as the latest ply.
@@ -251,7 +404,9 @@ impl Tab {
             .ok_or_else(|| TabError::UnknownOption(name.to_string()))
     }
 
-    /// A new game of `game` with the game options given (each checked against its declaration).
+    /// A new game of `game` with the game options given (each checked against its declaration
+    /// and the server's policy). Refused anywhere, the tab is as it was: its engine is started
+    /// again at the game before.
     pub fn new_game(&mut self, game: &str, options: &[(String, String)]) -> Result<(), TabError> {
         if !self.games.iter().any(|g| g == game) {
             return Err(TabError::UnknownGame(game.to_string()));
@@ -261,25 +416,44 @@ impl Tab {
             if name == "game" {
                 return Err(TabError::UnknownOption(name.clone()));
             }
-            checked.push((name.clone(), self.option(name)?.check(value)?));
+            let decl = self.option(name)?;
+            let value = decl.check(value)?;
+            checked.push((name.clone(), self.policy.allow(decl, &value)?));
         }
+        if self.history.is_empty() {
+            // The first game of a tab: nothing to keep.
+            return self.start_game(game, checked);
+        }
+        let before = (
+            self.game.clone(),
+            std::mem::take(&mut self.history),
+            std::mem::take(&mut self.legal),
+            self.set.clone(),
+        );
+        let result = self.start_game(game, checked);
+        if result.is_err() {
+            (self.game, self.history, self.legal, self.set) = before;
+            if let Err(e) = self.recover() {
+                log::warn!("gui: a tab's engine could not be restored: {e}");
+            }
+        }
+        result
+    }
+
+    fn start_game(&mut self, game: &str, checked: Vec<(String, String)>) -> Result<(), TabError> {
         // The game first: an option may be each game's own (`eval`), set for the game selected.
         self.ask(&format!("set_game {game}"))?;
         self.game = game.to_string();
         self.history.clear();
-        let mut set = Ok(());
         for (name, value) in &checked {
-            set = self.ask(&format!("set_option {name} {value}")).map(drop);
-            if set.is_err() {
-                break;
-            }
+            self.ask(&format!("set_option {name} {value}"))?;
         }
-        if set.is_ok() && !checked.is_empty() {
+        if !checked.is_empty() {
             // A start an option shapes (Pods' rotation) comes with a new game.
-            set = self.ask("clear_board").map(drop);
+            self.ask("clear_board")?;
         }
-        self.refresh(None)?;
-        set
+        self.set = checked;
+        self.refresh(None)
     }
 
     /// Plays a move the page entered, only if it is in the legal list.
@@ -313,14 +487,17 @@ impl Tab {
             let main = base.max(left).div_ceil(1000);
             self.ask(&format!("time_settings {main} 0 0"))?;
             self.ask(&format!("time_left {side} {:.3} 0", left as f64 / 1000.0))?;
-            let mv = self.ask_for("genmove", ANSWER + Duration::from_millis(left))?;
+            let mv = self.ask_for("genmove", self.policy.answer + Duration::from_millis(left))?;
             // The next move is not on a clock unless it is asked for again.
             self.ask("time_settings 0 1 0")?;
             self.refresh(Some(mv.clone()))?;
             return Ok(mv);
         }
         self.ask(&format!("set_option movetime {movetime}"))?;
-        let mv = self.ask_for("genmove", ANSWER + Duration::from_millis(movetime))?;
+        let mv = self.ask_for(
+            "genmove",
+            self.policy.answer + Duration::from_millis(movetime),
+        )?;
         self.refresh(Some(mv.clone()))?;
         Ok(mv)
     }
@@ -367,7 +544,7 @@ impl Tab {
         self.ask("set_option movetime 0")?;
         let answer = self.ask_for(
             &format!("analyze depth {depth} multipv {multipv} movetime {movetime}"),
-            ANSWER + Duration::from_millis(movetime),
+            self.policy.answer + Duration::from_millis(movetime),
         )?;
         Ok(Value::Array(
             answer.lines().filter_map(analysis_line).collect(),
@@ -384,9 +561,13 @@ impl Tab {
         self.ask("set_option movetime 0")?;
         self.analysis.clear();
         self.last_used = Instant::now();
-        self.engine
-            .stream(&format!("analyze_stream multipv {multipv}"), ANSWER)?
-            .map_err(TabError::Refused)
+        match self.engine.stream(
+            &format!("analyze_stream multipv {multipv}"),
+            self.policy.answer,
+        ) {
+            Ok(answer) => answer.map_err(TabError::Refused),
+            Err(e) => Err(self.failed(e)),
+        }
     }
 
     /// The analysis so far: the latest line of each rank, and whether it still runs.
@@ -409,8 +590,9 @@ impl Tab {
     }
 
     pub fn stream_stop(&mut self) -> Result<(), TabError> {
-        self.engine.end_stream(ANSWER)?;
-        Ok(())
+        self.engine
+            .end_stream(self.policy.answer)
+            .map_err(|e| self.failed(e))
     }
 
     /// The game as a record file (`game_record`): `{extension, text}`. `players` name the
