@@ -1,10 +1,11 @@
 //! The server's HTTP: one request per connection, every limit checked before the bytes it
 //! bounds are read. A request head is read up to [`Limits::head`] bytes, a body only when its
 //! `Content-Length` is within [`Limits::body`], and both within [`Limits::deadline`] of the
-//! connection's start, each read within [`Limits::read`]. A connection holds a [`Slot`] from
-//! accept to close whatever happens in its thread, so no client can leave a slot taken; when all
-//! are taken a connection is answered 503 without being read, and the accept loop never waits on
-//! a client. (tiny_http, used before, read header lines without a bound and allocated a whole
+//! connection's start, each read within [`Limits::read`]. A connection reading its request holds
+//! a place among [`Limits::connections`] (a newcomer ends the oldest reader's reads when all are
+//! taken), and one read whole a [`Slot`] of [`Limits::working`] while it is answered; both are
+//! guards given back on drop whatever happens in the thread, so no client can leave one taken,
+//! and the accept loop never waits on a client. (tiny_http, used before, read header lines without a bound and allocated a whole
 //! declared body when a request was dropped unread: docs/reliability.md.)
 
 use std::io::{Read, Write};
@@ -24,8 +25,11 @@ pub struct Limits {
     pub read: Duration,
     /// Longest time from accept to a whole request.
     pub deadline: Duration,
-    /// Most connections served at once.
+    /// Most connections reading their request at once: beyond, the one reading longest is
+    /// dropped for the newcomer (a slow client cannot shut out the page).
     pub connections: usize,
+    /// Most requests worked on at once (read whole, being answered): beyond, 503.
+    pub working: usize,
 }
 
 impl Default for Limits {
@@ -36,6 +40,7 @@ impl Default for Limits {
             read: Duration::from_secs(5),
             deadline: Duration::from_secs(10),
             connections: 128,
+            working: 64,
         }
     }
 }
@@ -121,9 +126,34 @@ impl Response {
 
 pub type Handler = dyn Fn(&Request) -> Response + Send + Sync;
 
+/// The connections still reading their request, oldest first, each with a handle that can
+/// end its reads from outside.
+#[derive(Default)]
+struct Readers {
+    next: u64,
+    open: std::collections::VecDeque<(u64, TcpStream)>,
+}
+
+/// A connection's place among the [`Readers`], left when dropped (the request read, or not).
+struct Reading {
+    id: u64,
+    readers: Arc<std::sync::Mutex<Readers>>,
+}
+
+impl Drop for Reading {
+    fn drop(&mut self) {
+        let mut readers = self.readers.lock().unwrap_or_else(|e| e.into_inner());
+        readers.open.retain(|(id, _)| *id != self.id);
+    }
+}
+
 /// Accepts connections until the listener fails for good, each served on a thread of its own.
+/// The accept loop never waits on a client: at most `limits.connections` read at once (a new
+/// one ends the oldest reader's reads), and a request read whole needs one of
+/// `limits.working` slots to be worked on (else 503).
 pub fn serve(listener: TcpListener, limits: Limits, handler: Arc<Handler>) {
-    let slots = Slots::new(limits.connections);
+    let working = Slots::new(limits.working);
+    let readers = Arc::new(std::sync::Mutex::new(Readers::default()));
     for stream in listener.incoming() {
         let stream = match stream {
             Ok(s) => s,
@@ -134,27 +164,30 @@ pub fn serve(listener: TcpListener, limits: Limits, handler: Arc<Handler>) {
                 continue;
             }
         };
-        let Some(slot) = slots.take() else {
-            busy(stream);
+        let Ok(handle) = stream.try_clone() else {
             continue;
         };
-        let handler = Arc::clone(&handler);
-        // A failed spawn drops the closure and with it the slot.
+        let reading = {
+            let mut r = readers.lock().unwrap_or_else(|e| e.into_inner());
+            while r.open.len() >= limits.connections {
+                if let Some((_, oldest)) = r.open.pop_front() {
+                    let _ = oldest.shutdown(Shutdown::Both);
+                }
+            }
+            r.next += 1;
+            let id = r.next;
+            r.open.push_back((id, handle));
+            Reading {
+                id,
+                readers: Arc::clone(&readers),
+            }
+        };
+        let (handler, working) = (Arc::clone(&handler), Arc::clone(&working));
+        // A failed spawn drops the closure, and with it the connection's place.
         let _ = std::thread::Builder::new()
             .name("gui-connection".into())
             .stack_size(256 * 1024)
-            .spawn(move || {
-                let _slot = slot;
-                connection(stream, limits, &*handler);
-            });
-    }
-}
-
-/// All slots taken: a 503 written without waiting (a fresh socket's send buffer takes it).
-fn busy(stream: TcpStream) {
-    if stream.set_nonblocking(true).is_ok() {
-        let mut stream = stream;
-        let _ = stream.write_all(&encode(&Response::error(503, "server busy, try again")));
+            .spawn(move || connection(stream, limits, reading, &working, &*handler));
     }
 }
 
@@ -202,15 +235,27 @@ enum Unread {
     Gone,
 }
 
-fn connection(mut stream: TcpStream, limits: Limits, handler: &Handler) {
+fn connection(
+    mut stream: TcpStream,
+    limits: Limits,
+    reading: Reading,
+    working: &Arc<Slots>,
+    handler: &Handler,
+) {
     let start = Instant::now();
     if stream.set_read_timeout(Some(limits.read)).is_err()
         || stream.set_write_timeout(Some(limits.read)).is_err()
     {
         return;
     }
-    let response = match read_request(&mut stream, &limits, start) {
-        Ok(request) => handler(&request),
+    let read = read_request(&mut stream, &limits, start);
+    drop(reading);
+    let response = match read {
+        // The slot is held while the handler works, given back whatever happens in it.
+        Ok(request) => match working.take() {
+            Some(_slot) => handler(&request),
+            None => Response::error(503, "server busy, try again"),
+        },
         Err(Unread::Refuse(r)) => r,
         Err(Unread::Gone) => return,
     };
@@ -219,10 +264,9 @@ fn connection(mut stream: TcpStream, limits: Limits, handler: &Handler) {
     // Closing with unread bytes pending would reset the connection, and the client could lose
     // the answer: read (and drop) what still comes, within a bound.
     let _ = stream.shutdown(Shutdown::Write);
-    let _ = stream.set_read_timeout(Some(Duration::from_millis(500)));
-    let mut sink = [0u8; 4096];
-    let mut drained = 0;
-    while drained < 256 * 1024 && start.elapsed() < limits.deadline + limits.read {
+    let _ = stream.set_read_timeout(Some(Duration::from_millis(200)));
+    let (mut sink, mut drained, drain) = ([0u8; 4096], 0, Instant::now());
+    while drained < 256 * 1024 && drain.elapsed() < Duration::from_millis(500) {
         match stream.read(&mut sink) {
             Ok(0) | Err(_) => break,
             Ok(n) => drained += n,

@@ -7,6 +7,7 @@
 mod api;
 mod engine;
 pub mod http;
+mod options;
 mod tab;
 
 use std::collections::HashMap;
@@ -18,7 +19,8 @@ use std::time::{Duration, Instant};
 pub use api::Reply;
 use engine::Control;
 use http::{Request, Response, Slots};
-use tab::{Policy, Tab};
+use options::Policy;
+use tab::Tab;
 
 /// Where to listen, which engine to start, and what the page may ask of it.
 #[derive(Clone, Debug)]
@@ -336,6 +338,8 @@ pub fn serve(listener: TcpListener, tabs: Arc<Tabs>, site: Site) {
     http::serve(listener, limits, Arc::new(handler));
 }
 
+#[cfg(test)]
+mod load_bench;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
