@@ -24,8 +24,11 @@ import time
 import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "common"))
+# the repository's protocol client (python/tetrad/engine.py)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "python"))
 
 import browser  # noqa: E402
+from tetrad.engine import Engine  # noqa: E402
 
 TETRAD = os.environ.get("TETRAD_BIN", "target/release/tetrad")
 
@@ -44,30 +47,16 @@ def start_browser():
 
 
 class Gtp:
-    """The engine over GTP, to find test positions."""
+    """The engine over GTP, to find test positions; a refused command fails the test."""
 
     def __init__(self):
-        self.p = subprocess.Popen([TETRAD, "--protocol", "gtp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                  text=True)
+        self.engine = Engine.popen([TETRAD, "--protocol", "gtp"], protocol="gtp", timeout=60.0)
 
     def ask(self, line):
-        self.p.stdin.write(line + "\n")
-        self.p.stdin.flush()
-        out = []
-        while True:
-            l = self.p.stdout.readline()
-            if not l.strip():
-                if out:
-                    break
-                continue
-            out.append(l.rstrip("\n"))
-        head = out[0]
-        assert head.startswith("="), "%s: %s" % (line, "\n".join(out))
-        return "\n".join([head[1:].strip()] + out[1:]).strip()
+        return self.engine.command(line)
 
     def close(self):
-        self.p.stdin.close()
-        self.p.wait(10)
+        self.engine.quit()
 
 
 def find_position(gtp, game, wanted, seed=1):

@@ -44,10 +44,6 @@ const LONG_FILES: &[(&str, &str)] = &[
         "tests/cli/ugi.rs",
         "TODO: the UGI tests through the binary, to split by subject (options, search, perft)",
     ),
-    (
-        "scripts/tune/tune.py",
-        "TODO: the tuner's three commands in one script, to split into a package like scripts/arena",
-    ),
 ];
 
 /// Files outside the game folders allowed to name a game, each with why.
