@@ -20,6 +20,8 @@ pub struct Ugi {
 }
 
 fn error(io: &mut Io, why: &str) {
+    // Also on stderr: a runner that hides the protocol shows its engine's stderr.
+    log::warn!("{why}");
     io.send(&format!("info string error: {why}\n"));
 }
 

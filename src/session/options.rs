@@ -235,7 +235,7 @@ pub static ENGINE_OPTIONS: &[EngineOption] = &[
         ugi: "EgdbPath",
         aliases: &[],
         value_aliases: &[],
-        kind: Kind::String,
+        kind: Kind::Path,
         default: "",
         help: "endgame database directory (empty: none)",
         get: |s| s.endgames.path().to_string(),

@@ -30,6 +30,7 @@ mod proofs;
 mod record;
 mod repo_paths;
 mod rules_examples;
+mod stderr_log;
 mod threads;
 mod torture;
 mod tune;

@@ -4,7 +4,8 @@
 //! 1. Layers: a module of `src/` imports only from layers below its own ([`LAYERS`]); the GUI
 //!    imports nothing of the engine. (Rust only: the Python and JavaScript have no layers.)
 //! 2. File sizes: no source file (`.rs`, `.py`, `.js` under `src/`, `tests/`, `scripts/`,
-//!    `examples/`) over [`LIMIT`] lines, but the few in [`LONG_FILES`], each with its reason.
+//!    `examples/`, `python/`) over [`LIMIT`] lines, but the few in [`LONG_FILES`], each with
+//!    its reason.
 //! 3. No game name outside the game folders: no code in `src/` outside `src/games/` and
 //!    `src/egdb/` names a game (a name `list_games` gives, or its family, `pods` of
 //!    `pods-standard`), comments and test code aside; the exceptions are [`NAMES_ALLOWED`],
