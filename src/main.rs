@@ -141,7 +141,7 @@ enum Command {
         #[arg(long, value_name = "N")]
         max_threads: Option<u64>,
     },
-    /// Poddavki endgame databases: build, verify, list (see docs/egdb.md).
+    /// Endgame databases: build, verify, list (see docs/egdb.md).
     Egdb {
         #[command(subcommand)]
         action: cli::egdb::EgdbAction,

@@ -16,6 +16,7 @@ mod doc_samples;
 mod docs_pictures;
 mod egdb;
 mod egdb_jobs;
+mod egdb_multipv;
 mod egdb_play;
 mod eval_options;
 mod gtp;

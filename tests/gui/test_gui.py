@@ -32,7 +32,9 @@ from tetrad.engine import Engine  # noqa: E402
 
 TETRAD = os.environ.get("TETRAD_BIN", "target/release/tetrad")
 
-# What each game's test move shows off, as a test of a move entry from legal_moves_json.
+# What each game's test move shows off, as a test of a move entry from legal_moves_json. A game
+# not named here (one the registry lists that this test does not know, such as the test kit's
+# toy game) is tested with any move a click can enter, if it has one.
 WANTED = {
     "poddavki": lambda m: len(m["points"]) >= 3,  # a capture chain
     "phutball": lambda m: len(m["points"]) >= 2,  # a ball jump
@@ -149,14 +151,22 @@ class GuiTest(unittest.TestCase):
 
     def test_every_game_by_clicks(self):
         games = [o.get_attribute("value") for o in self.els("#game option")]
-        self.assertEqual(sorted(games), sorted(WANTED))
+        # The page offers the engine's games (list_games): these and any the registry adds.
+        self.assertLessEqual(set(WANTED), set(games))
+        print("test_every_game_by_clicks: games", " ".join(games), file=sys.stderr)
         shots = os.environ.get("GUI_SCREENSHOTS")
         for game in games:
             with self.subTest(game=game):
                 self.el("#movetime").clear()
                 self.el("#movetime").send_keys("50")
                 self.new_game(game, "none")
-                position, move = find_position(self.gtp, game, WANTED[game])
+                clickable = lambda m: bool(m["points"]) or m["piece"] is not None  # noqa: E731
+                try:
+                    position, move = find_position(self.gtp, game, WANTED.get(game, clickable))
+                except AssertionError:
+                    if game in WANTED:
+                        raise
+                    self.skipTest("no move of %s is entered by clicks" % game)
                 # Loading the position string.
                 self.js("document.getElementById('position').value = arguments[0]", position)
                 self.el("#load-position").click()
