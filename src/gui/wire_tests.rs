@@ -294,7 +294,10 @@ fn a_late_answer_restarts_the_engine_in_step() {
     let before = game_of(server.addr, &tab);
     let (status, v) = call(server.addr, "engine", json!({"tab": tab, "movetime": 1}));
     assert_eq!(status, 502, "{v}");
-    assert!(v["error"].as_str().is_some_and(|e| e.contains("restarted")), "{v}");
+    assert!(
+        v["error"].as_str().is_some_and(|e| e.contains("restarted")),
+        "{v}"
+    );
     assert_eq!(game_of(server.addr, &tab), before);
     // In step: a listed move is played, the engine moves, a new game starts.
     let mv = first_legal(server.addr, &tab);
