@@ -280,8 +280,10 @@ fn scratch(name: &str) -> PathBuf {
 fn a_late_answer_restarts_the_engine_in_step() {
     let dir = scratch("late");
     let mut config = config(1);
-    config.engine = late_engine(&dir, 4);
-    config.answer = Duration::from_secs(1);
+    // The wait is long enough for any command of a loaded machine (the restart's included),
+    // the late answer far later (its sleep ends with the process, costing nothing).
+    config.engine = late_engine(&dir, 120);
+    config.answer = Duration::from_secs(8);
     let server = start(config);
     let tab = open(server.addr);
     let mv = first_legal(server.addr, &tab);
@@ -292,6 +294,10 @@ fn a_late_answer_restarts_the_engine_in_step() {
     let before = game_of(server.addr, &tab);
     let (status, v) = call(server.addr, "engine", json!({"tab": tab, "movetime": 1}));
     assert_eq!(status, 502, "{v}");
+    assert!(
+        v["error"].as_str().is_some_and(|e| e.contains("restarted")),
+        "{v}"
+    );
     assert_eq!(game_of(server.addr, &tab), before);
     // In step: a listed move is played, the engine moves, a new game starts.
     let mv = first_legal(server.addr, &tab);
