@@ -2,6 +2,7 @@
 //!
 //! Data flows one way: protocol front end → session → rules / search; answers flow back.
 
+pub mod batch;
 pub mod bench;
 pub mod egdb;
 pub mod engine;
