@@ -57,8 +57,8 @@ fn option_text(value: &Bound<'_, PyAny>) -> PyResult<String> {
 /// A new game of `name` with `options` set.
 fn make_game(name: &str, options: Option<&Bound<'_, PyDict>>) -> PyResult<Box<dyn AnyGame>> {
     let registry = Registry::builtin();
-    let entry = registry.find(name).map_err(value_error)?;
-    let mut state = entry.new_state();
+    let kind = registry.find(name).map_err(value_error)?;
+    let mut state = kind.new_state();
     if let Some(options) = options {
         for (key, value) in options.iter() {
             let key: String = key.extract()?;
@@ -69,7 +69,7 @@ fn make_game(name: &str, options: Option<&Bound<'_, PyDict>>) -> PyResult<Box<dy
                     state.options().iter().map(|o| o.name.to_string()).collect();
                 return Err(value_error(format!(
                     "unknown option '{key}' for {} (options: {})",
-                    entry.name,
+                    kind.name(),
                     names.join(", ")
                 )));
             }
