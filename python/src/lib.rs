@@ -286,7 +286,8 @@ impl State {
     }
     /// The result word of the protocol: `ongoing`, `draw` or the winner's side name.
     fn result(&self) -> &'static str {
-        result_word(self.inner.get().side_names(), self.inner.get().result())
+        let g = self.inner.get();
+        result_word(g.side_names(), g.result())
     }
     fn position(&self) -> String {
         self.inner.get().position()
