@@ -15,9 +15,14 @@ import random
 import subprocess
 import time
 
+import sys
+
 import numpy as np
 
-import tetrad
+# The installed package, not the source folder beside this script (which has no extension).
+_here = os.path.dirname(os.path.abspath(__file__))
+sys.path = [p for p in sys.path if os.path.abspath(p or ".") != _here]
+import tetrad  # noqa: E402
 
 
 def vecenv_steps_per_second(seconds, n=1024):
@@ -47,7 +52,7 @@ def openspiel_steps_per_second(seconds):
                 state = game.new_initial_state()
             legal = state.legal_actions()
             state.apply_action(legal[rng.randrange(len(legal))])
-            state.observation_tensor()
+            state.observation_tensor(0)
             steps += 1
     return steps / (time.perf_counter() - start)
 

@@ -53,4 +53,4 @@ def test_pettingzoo_api():
     import tetrad.pettingzoo
 
     for name in tetrad.games():
-        api_test(tetrad.pettingzoo.env(name), num_cycles=200)
+        api_test(tetrad.pettingzoo.env(name), num_cycles=40)
