@@ -5,6 +5,8 @@ use std::any::Any;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 
+use crate::batch::{Chunk, EnvChunk, Opponent};
+use crate::games::actions;
 use crate::games::prelude::*;
 use crate::games::{self, DrawTracker, GameKind, MoveInput, RuleError, Side};
 use crate::games::{Outcome, Terminal};
@@ -146,6 +148,22 @@ pub trait AnyGame: Send {
     /// The oracle's value of the current position, as stored (no history applied); `None`
     /// without an oracle or when the position is not covered.
     fn oracle_probe(&self) -> Option<Verdict>;
+    /// The game's action encoding ([`games::Actions`]).
+    fn action_space(&self) -> games::ActionSpace;
+    fn observation_shape(&self) -> [usize; 3];
+    /// The legal moves' actions, ascending (none once the game is over), and how many legal
+    /// moves have no action.
+    fn legal_actions(&self) -> (Vec<usize>, usize);
+    /// The action of a move given in notation.
+    fn action_of(&self, text: &str) -> Result<usize, RuleError>;
+    /// The canonical notation of the legal move with this action, if there is one.
+    fn move_of(&self, action: usize) -> Option<String>;
+    /// The current position's observation planes ([`games::Actions::observe`]).
+    fn observe(&self, out: &mut [f32]);
+    /// A copy of this game (position, history, options, oracle) with a table of its own.
+    fn fork(&self) -> Box<dyn AnyGame>;
+    /// `n` games of this kind (its options) at the start, for batched play.
+    fn env_chunk(&self, n: usize, seeds: u64, opponent: Option<Opponent>) -> Box<dyn EnvChunk>;
 }
 
 /// The game played so far, for its record (`game_record`).
@@ -499,6 +517,60 @@ impl<G: Game> AnyGame for GameState<G> {
     }
     fn oracle_probe(&self) -> Option<Verdict> {
         self.oracle.as_ref()?.probe(&self.pos)
+    }
+    fn action_space(&self) -> games::ActionSpace {
+        self.game.action_space()
+    }
+    fn observation_shape(&self) -> [usize; 3] {
+        self.game.observation_shape()
+    }
+    fn legal_actions(&self) -> (Vec<usize>, usize) {
+        if self.result().is_some() {
+            return (Vec::new(), 0);
+        }
+        let mut moves = Vec::new();
+        self.game.legal_moves(&self.pos, &mut moves);
+        let mut encoded = Vec::with_capacity(moves.len());
+        let left_out = actions::encode(&self.game, &self.pos, &moves, &mut encoded);
+        (
+            encoded.into_iter().map(|(a, _)| a as usize).collect(),
+            left_out,
+        )
+    }
+    fn action_of(&self, text: &str) -> Result<usize, RuleError> {
+        if self.result().is_some() {
+            return Err(RuleError::GameOver);
+        }
+        let mv = self.game.parse_move(&self.pos, text)?;
+        actions::action_of(&self.game, &self.pos, mv).ok_or_else(|| {
+            RuleError::Illegal(format!(
+                "'{}' has no action: too many moves share its squares",
+                self.game.format_move(&self.pos, mv)
+            ))
+        })
+    }
+    fn move_of(&self, action: usize) -> Option<String> {
+        if self.result().is_some() {
+            return None;
+        }
+        actions::decode(&self.game, &self.pos, action).map(|m| self.game.format_move(&self.pos, m))
+    }
+    fn observe(&self, out: &mut [f32]) {
+        self.game.observe(&self.pos, out)
+    }
+    fn fork(&self) -> Box<dyn AnyGame> {
+        Box::new(GameState {
+            game: self.game.clone(),
+            pos: self.pos.clone(),
+            undo: self.undo.clone(),
+            played: self.played.clone(),
+            tracker: self.tracker.clone(),
+            tt: Arc::new(Mutex::new(Table::new(DEFAULT_HASH_MIB))),
+            oracle: self.oracle.clone(),
+        })
+    }
+    fn env_chunk(&self, n: usize, seeds: u64, opponent: Option<Opponent>) -> Box<dyn EnvChunk> {
+        Box::new(Chunk::new(self.game.clone(), n, seeds, opponent))
     }
 }
 

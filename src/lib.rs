@@ -7,6 +7,7 @@
 /// every build after release X.Y.Z and before the next one says `X.(Y+1).0-dev`.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
+pub mod batch;
 pub mod bench;
 pub mod egdb;
 pub mod engine;

@@ -1,6 +1,6 @@
 //! The game seam: five small traits every game implements ([`Rules`], [`Notation`],
-//! [`SearchHooks`], [`FastPaths`], [`GameOptions`]), summed up as [`Game`]; the list of games is
-//! [`registry`].
+//! [`SearchHooks`], [`FastPaths`], [`GameOptions`]) and three hooks ([`Draw`], [`Tunable`],
+//! [`Actions`]), summed up as [`Game`]; the list of games is [`registry`].
 //!
 //! Games know nothing of protocols. Search is generic (monomorphised) over [`Game`]; the session
 //! talks to games through the object-safe [`crate::engine::AnyGame`] wrapper, which works on strings.
@@ -13,6 +13,7 @@ use rand::rngs::SmallRng;
 
 use crate::options::GameOption;
 
+pub mod actions;
 pub mod diamond;
 pub mod draw;
 mod ending;
@@ -29,6 +30,7 @@ mod walk;
 pub mod zobrist;
 
 pub use crate::render::MoveInput;
+pub use actions::{ActionSpace, Actions};
 pub use draw::Draw;
 pub use ending::{ending, outcome, DrawTracker};
 pub use registry::{GameKind, GameVisitor, UnknownGame, Workload, Workloads};
@@ -463,9 +465,9 @@ pub trait GameOptions {
 }
 
 /// A whole game: what generic code (search, session, bench, fuzz) asks for as `G: Game`.
-/// Implemented for every type with the seven parts; a new game implements those, not this.
+/// Implemented for every type with the eight parts; a new game implements those, not this.
 pub trait Game:
-    Rules + Moves + Notation + SearchHooks + FastPaths + GameOptions + Draw + Tunable
+    Rules + Moves + Notation + SearchHooks + FastPaths + GameOptions + Draw + Tunable + Actions
 {
     /// [`SearchHooks::root_moves_until`] that is never interrupted.
     fn root_moves(&self, pos: &Self::Pos, out: &mut Vec<Self::Move>) {
@@ -473,12 +475,15 @@ pub trait Game:
     }
 }
 
-impl<G: Rules + Notation + SearchHooks + FastPaths + GameOptions + Draw + Tunable> Game for G {}
+impl<G: Rules + Notation + SearchHooks + FastPaths + GameOptions + Draw + Tunable + Actions> Game
+    for G
+{
+}
 
 /// Everything needed to call game methods on a concrete game type.
 pub mod prelude {
     pub use super::{
-        Draw, FastPaths, Game, GameOptions, Moves, Notation, Rules, SearchHooks, Tunable,
+        Actions, Draw, FastPaths, Game, GameOptions, Moves, Notation, Rules, SearchHooks, Tunable,
     };
 }
 

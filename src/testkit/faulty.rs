@@ -6,8 +6,8 @@ use std::ops::ControlFlow;
 
 use super::nim::{Nim, NimPos};
 use crate::games::prelude::*;
+use crate::games::{ActionSpace, RuleError, Side, Terminal};
 use crate::games::{Draw, Tunable};
-use crate::games::{RuleError, Side, Terminal};
 
 /// Which hook panics.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -124,3 +124,18 @@ impl FastPaths for Faulty {
 impl GameOptions for Faulty {}
 impl Draw for Faulty {}
 impl Tunable for Faulty {}
+
+impl Actions for Faulty {
+    fn action_space(&self) -> ActionSpace {
+        Nim.action_space()
+    }
+    fn action_key(&self, pos: &NimPos, mv: u32) -> usize {
+        Nim.action_key(pos, mv)
+    }
+    fn observation_shape(&self) -> [usize; 3] {
+        Nim.observation_shape()
+    }
+    fn observe(&self, pos: &NimPos, out: &mut [f32]) {
+        Nim.observe(pos, out)
+    }
+}

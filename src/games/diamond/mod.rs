@@ -1,6 +1,7 @@
 //! Diamond (Larry Back): make a square of four on the 62-point snub-square board.
 //! Rules: `docs/rules/diamond.md`. Black (P1) moves first; White (P2) may `swap` once.
 
+mod actions;
 mod board;
 mod eval;
 mod learned;

@@ -9,7 +9,7 @@
 use std::ops::ControlFlow;
 
 use crate::games::prelude::*;
-use crate::games::{Outcome, RuleError, Side, Terminal};
+use crate::games::{ActionSpace, Outcome, RuleError, Side, Terminal};
 
 /// The game value; it starts with [`Nim::START`] stones.
 #[derive(Clone, Copy, Debug, Default)]
@@ -129,3 +129,21 @@ impl FastPaths for Nim {}
 impl GameOptions for Nim {}
 impl Draw for Nim {}
 impl Tunable for Nim {}
+
+/// Action `taken - 1`; observation: one 1 × 1 plane holding the pile / [`Nim::MAX_STONES`],
+/// and one of the side to move (1 = second).
+impl Actions for Nim {
+    fn action_space(&self) -> ActionSpace {
+        ActionSpace { keys: 3, slots: 1 }
+    }
+    fn action_key(&self, _pos: &NimPos, mv: u32) -> usize {
+        (mv as usize).clamp(1, 3) - 1
+    }
+    fn observation_shape(&self) -> [usize; 3] {
+        [2, 1, 1]
+    }
+    fn observe(&self, pos: &NimPos, out: &mut [f32]) {
+        out[0] = pos.stones as f32 / Nim::MAX_STONES as f32;
+        out[1] = pos.side.index() as f32;
+    }
+}

@@ -5,6 +5,7 @@
 //! the exact set of moves that stop a threat ([`Phutball::threat_stoppers`]), and a selective
 //! candidate list for quiet nodes, since ~300 placements make full width hopeless.
 
+mod actions;
 pub mod board;
 mod chain;
 pub mod eval;

@@ -2,6 +2,7 @@
 //! rules (flying kings, Turkish strike, compulsory capture without majority rule); the side to
 //! move without a legal move wins.
 
+mod actions;
 mod board;
 mod eval;
 mod learned;

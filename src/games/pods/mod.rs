@@ -16,6 +16,7 @@ use super::{
 };
 use crate::options::{GameOption, Kind};
 
+mod actions;
 pub mod board;
 pub mod data;
 pub mod eval;

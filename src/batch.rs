@@ -1,0 +1,236 @@
+//! Batched play for learning: many games of one kind stepped together by action number
+//! ([`crate::games::Actions`]), each writing its observation and legal-action mask into the
+//! caller's arrays. The Python package's `VecEnv` splits its games into a few [`EnvChunk`]s and
+//! steps them on as many threads; nothing here knows about Python.
+
+use std::sync::atomic::AtomicBool;
+
+use crate::games::actions::encode;
+use crate::games::prelude::*;
+use crate::games::{outcome, DrawTracker, Outcome, Side};
+use crate::search::{self, Params, Root, Table};
+
+/// A step's action that is not a legal move of its game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("action {action} of game {index} is not one of its legal actions")]
+pub struct BadAction {
+    /// The game's index within the chunk.
+    pub index: usize,
+    pub action: i64,
+}
+
+/// Some games of a batch, type-erased. Arrays are the chunk's rows, row-major: `obs` holds
+/// `len() * observation size`, `mask` `len() * actions`, `rewards` `len() * 2`, `done` `len()`.
+pub trait EnvChunk: Send {
+    fn len(&self) -> usize;
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// Every game back to the start; writes all of `obs` and `mask`.
+    fn reset(&mut self, obs: &mut [f32], mask: &mut [bool]);
+    /// Checks that each action is legal in its game; changes nothing.
+    fn check(&self, actions: &[i64]) -> Result<(), BadAction>;
+    /// Plays each game's action (checked by [`EnvChunk::check`]) and, with an opponent, the
+    /// opponent's reply. A game that ends gets its rewards (+1 win, -1 loss, 0 draw, by player)
+    /// and `done`, and starts again: its observation and mask are the new game's. `mask` must
+    /// hold what the last `reset` or `step` wrote (only the bits that change are written).
+    fn step(
+        &mut self,
+        actions: &[i64],
+        obs: &mut [f32],
+        mask: &mut [bool],
+        rewards: &mut [f32],
+        done: &mut [bool],
+    );
+}
+
+/// The engine as the second player: a search with these limits answers each move.
+#[derive(Clone, Debug)]
+pub struct Opponent {
+    pub params: Params,
+}
+
+struct Env<G: Game> {
+    pos: G::Pos,
+    tracker: DrawTracker,
+    /// The legal moves by action, sorted by action (empty while waiting for a reset).
+    legal: Vec<(u32, G::Move)>,
+    /// Games finished so far: with `seed`, the opponent's search seed.
+    games: u64,
+    seed: u64,
+}
+
+/// Games of type `G`.
+pub struct Chunk<G: Game> {
+    game: G,
+    envs: Vec<Env<G>>,
+    opponent: Option<(Opponent, Table<G::Move>)>,
+    moves: Vec<G::Move>,
+    obs_size: usize,
+    actions: usize,
+    stop: AtomicBool,
+}
+
+impl<G: Game> Chunk<G> {
+    /// `n` games; game `i`'s seed is `seeds + i` (the opponent's search seeds derive from it).
+    pub fn new(game: G, n: usize, seeds: u64, opponent: Option<Opponent>) -> Chunk<G> {
+        let start = game.start();
+        let hash = game.hash(&start);
+        let obs_size = game.observation_shape().iter().product();
+        let actions = game.action_space().actions();
+        Chunk {
+            envs: (0..n)
+                .map(|i| Env {
+                    pos: start.clone(),
+                    tracker: DrawTracker::new(hash),
+                    legal: Vec::new(),
+                    games: 0,
+                    seed: seeds.wrapping_add(i as u64),
+                })
+                .collect(),
+            game,
+            // A small table, cleared before each search: a reply depends on the position and
+            // the seed alone, not on which games a chunk searched before.
+            opponent: opponent.map(|o| (o, Table::with_kib(256))),
+            moves: Vec::new(),
+            obs_size,
+            actions,
+            stop: AtomicBool::new(false),
+        }
+    }
+
+    fn restart(&mut self, i: usize) {
+        let start = self.game.start();
+        let env = &mut self.envs[i];
+        env.tracker = DrawTracker::new(self.game.hash(&start));
+        env.pos = start;
+        env.games += 1;
+    }
+
+    /// Plays `mv` in game `i`; the result if that ended it.
+    fn play(&mut self, i: usize, mv: G::Move) -> Option<Outcome> {
+        let env = &mut self.envs[i];
+        let progress = self.game.is_progress(&env.pos, mv);
+        env.pos = self.game.make(&env.pos, mv);
+        env.tracker.push(self.game.hash(&env.pos), progress);
+        outcome(&self.game, &env.pos, &env.tracker).map(|t| t.outcome)
+    }
+
+    /// The opponent's move in game `i` (the side to move there).
+    fn reply(&mut self, i: usize) -> Option<G::Move> {
+        let (opponent, table) = self.opponent.as_mut()?;
+        table.clear();
+        let env = &self.envs[i];
+        let mut params = opponent.params.clone();
+        params.seed = env
+            .seed
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            .wrapping_add(env.games)
+            .wrapping_add(env.tracker.quiet_plies() as u64)
+            | 1;
+        let root = Root::new(&env.pos)
+            .after(&env.tracker)
+            .table(table)
+            .stop(&self.stop);
+        search::run(&self.game, root, &params).best
+    }
+
+    /// Lists game `i`'s legal actions and writes its observation and mask row (clearing the
+    /// bits of the actions it had before).
+    fn refresh(&mut self, i: usize, obs: &mut [f32], mask: &mut [bool]) {
+        let row = &mut mask[i * self.actions..(i + 1) * self.actions];
+        let env = &mut self.envs[i];
+        for &(a, _) in &env.legal {
+            row[a as usize] = false;
+        }
+        env.legal.clear();
+        self.moves.clear();
+        if outcome(&self.game, &env.pos, &env.tracker).is_none() {
+            self.game.legal_moves(&env.pos, &mut self.moves);
+            encode(&self.game, &env.pos, &self.moves, &mut env.legal);
+        }
+        for &(a, _) in &env.legal {
+            row[a as usize] = true;
+        }
+        self.game.observe(
+            &env.pos,
+            &mut obs[i * self.obs_size..(i + 1) * self.obs_size],
+        );
+    }
+}
+
+fn rewards_of(result: Outcome, out: &mut [f32]) {
+    let (a, b) = match result {
+        Outcome::Draw => (0.0, 0.0),
+        Outcome::Win(Side::P1) => (1.0, -1.0),
+        Outcome::Win(Side::P2) => (-1.0, 1.0),
+    };
+    out[0] = a;
+    out[1] = b;
+}
+
+impl<G: Game> EnvChunk for Chunk<G> {
+    fn len(&self) -> usize {
+        self.envs.len()
+    }
+
+    fn reset(&mut self, obs: &mut [f32], mask: &mut [bool]) {
+        mask.fill(false);
+        for i in 0..self.envs.len() {
+            self.restart(i);
+            self.envs[i].legal.clear();
+            self.refresh(i, obs, mask);
+        }
+    }
+
+    fn check(&self, actions: &[i64]) -> Result<(), BadAction> {
+        for (index, (env, &action)) in self.envs.iter().zip(actions).enumerate() {
+            let legal = u32::try_from(action)
+                .ok()
+                .is_some_and(|a| env.legal.binary_search_by_key(&a, |&(x, _)| x).is_ok());
+            if !legal {
+                return Err(BadAction { index, action });
+            }
+        }
+        Ok(())
+    }
+
+    fn step(
+        &mut self,
+        actions: &[i64],
+        obs: &mut [f32],
+        mask: &mut [bool],
+        rewards: &mut [f32],
+        done: &mut [bool],
+    ) {
+        for (i, &action) in actions.iter().enumerate().take(self.envs.len()) {
+            let env = &self.envs[i];
+            let Ok(k) = env
+                .legal
+                .binary_search_by_key(&(action as u32), |&(x, _)| x)
+            else {
+                continue; // not checked: left as it was
+            };
+            let mv = env.legal[k].1;
+            let mut result = self.play(i, mv);
+            if result.is_none() {
+                if let Some(reply) = self.reply(i) {
+                    result = self.play(i, reply);
+                }
+            }
+            let r = &mut rewards[2 * i..2 * i + 2];
+            match result {
+                Some(o) => {
+                    rewards_of(o, r);
+                    done[i] = true;
+                    self.restart(i);
+                }
+                None => {
+                    r.fill(0.0);
+                    done[i] = false;
+                }
+            }
+            self.refresh(i, obs, mask);
+        }
+    }
+}
