@@ -107,7 +107,7 @@ class GuiTest(unittest.TestCase):
 
     def setUp(self):
         self.browser.get(self.url)
-        self.wait(lambda: self.js("return st !== null && !busy && !thinking"))
+        self.wait(lambda: self.js("return !!window.tetrad && tetrad.idle()"))
 
     def js(self, script, *args):
         return self.browser.execute_script(script, *args)
@@ -146,17 +146,17 @@ class GuiTest(unittest.TestCase):
                        ".map((e) => e.getAttribute('data-move'))")
 
     def idle(self):
-        return self.js("return !busy && !thinking")
+        return self.js("return tetrad.idle()")
 
     def new_game(self, game, side):
         self.select("#engine-side", side)
         self.wait(self.idle, what="idle")
-        self.js("window.before = st")
+        self.js("window.before = tetrad.state.st")
         if self.el("#game").get_attribute("value") != game:
             self.select("#game", game)
         else:
             self.el("#new-game").click()
-        self.wait(lambda: self.js("return st !== window.before && st.game") == game and self.idle(), what="new game")
+        self.wait(lambda: self.js("return tetrad.state.st !== window.before && tetrad.state.st.game") == game and self.idle(), what="new game")
 
     def test_every_game_by_clicks(self):
         games = [o.get_attribute("value") for o in self.els("#game option")]
@@ -171,10 +171,10 @@ class GuiTest(unittest.TestCase):
                 # Loading the position string.
                 self.js("document.getElementById('position').value = arguments[0]", position)
                 self.el("#load-position").click()
-                self.wait(lambda: self.js("return st.position") == position and self.idle(), what="position loaded")
+                self.wait(lambda: self.js("return tetrad.state.st.position") == position and self.idle(), what="position loaded")
                 self.assertEqual(self.moves(), [])
                 # An illegal click changes nothing.
-                starts = set(p for m in self.js("return st.legal") for p in m["points"][:1])
+                starts = set(p for m in self.js("return tetrad.state.st.legal") for p in m["points"][:1])
                 # Found and clicked in one script, as in click(): the board may be redrawn between calls.
                 clicked_off = move["piece"] is None and self.js(
                     "const starts = new Set(arguments[0]);"
@@ -184,9 +184,9 @@ class GuiTest(unittest.TestCase):
                     "return !!e;", sorted(starts))
                 if clicked_off:
                     self.assertIn("no legal move", self.el("#status").text)
-                    self.assertEqual(self.js("return st.position"), position)
+                    self.assertEqual(self.js("return tetrad.state.st.position"), position)
                 # The engine plays the side not to move; the move is entered by clicks.
-                mover = self.js("return toMoveIndex()")
+                mover = self.js("return tetrad.toMoveIndex()")
                 self.select("#engine-side", "second" if mover == 0 else "first")
                 if move["no_points"]:
                     self.el("#swap").click()
@@ -208,7 +208,7 @@ class GuiTest(unittest.TestCase):
                     lines = lambda: self.js("return [...document.querySelectorAll('#analysis [data-move]')]"
                                             ".map((e) => [e.getAttribute('data-move'), +e.getAttribute('data-depth')])")
                     self.wait(lambda: len(lines()) >= 2, what="analysis lines")
-                    legal = set(m["move"] for m in self.js("return st.legal"))
+                    legal = set(m["move"] for m in self.js("return tetrad.state.st.legal"))
                     for line, _depth in lines():
                         self.assertIn(line, legal)
                     first = max(d for _, d in lines())
@@ -235,7 +235,7 @@ class GuiTest(unittest.TestCase):
                 # Taking back returns to the loaded position.
                 self.el("#undo").click()
                 self.wait(lambda: self.moves() == [] and self.idle(), what="take back")
-                self.assertEqual(self.js("return st.position"), position)
+                self.assertEqual(self.js("return tetrad.state.st.position"), position)
 
     def test_flip_turns_the_labels_with_the_board(self):
         games = [o.get_attribute("value") for o in self.els("#game option")]
@@ -243,7 +243,7 @@ class GuiTest(unittest.TestCase):
         label_x = ("return Object.fromEntries([...document.querySelectorAll('#board text.coord')]"
                    ".map((t) => [t.textContent, t.getBoundingClientRect().x]))")
         before = self.js(label_x)
-        files = [f["label"] for f in self.js("return st.layout.files")]
+        files = [f["label"] for f in self.js("return tetrad.state.st.layout.files")]
         first, last = files[0], files[-1]
         self.assertLess(before[first], before[last])
         self.el("#flip").click()
@@ -281,15 +281,16 @@ class GuiTest(unittest.TestCase):
         games = [o.get_attribute("value") for o in self.els("#game option")]
         self.new_game(games[0], "none")
         self.assertFalse(self.el("#clocks").get_attribute("hidden"))
-        sides = [s["name"] for s in self.js("return st.layout.sides")]
+        sides = [s["name"] for s in self.js("return tetrad.state.st.layout.sides")]
         self.wait(lambda: self.el("#status").text.startswith("game over"), timeout=30, what="the flag")
-        self.assertEqual(self.el("#status").text, "game over: %s time" % sides[1])
+        self.assertEqual(self.el("#status").text, "game over: %s wins (time)" % sides[1])
         self.assertTrue(self.el("#clock-0").text.endswith("0:00.0"))
         # On a clock, the engine is told its time and answers; its clock has run meanwhile.
         self.el("#clock-base").clear()
         self.el("#clock-base").send_keys("30")
         self.new_game(games[0], "second")
-        self.js("clickPoint(st.legal[0].points[0]); if (st.legal[0].points[1]) clickPoint(st.legal[0].points[1])")
+        self.js("const st = tetrad.state.st; tetrad.clickPoint(st.legal[0].points[0]);"
+                " if (st.legal[0].points[1]) tetrad.clickPoint(st.legal[0].points[1])")
         self.wait(lambda: len(self.moves()) == 2 and self.idle(), what="the engine's answer")
         self.assertNotEqual(self.el("#clock-1").text, "%s 0:30.0" % sides[1])
         self.assertFalse(self.el("#status").text.startswith("game over"))
@@ -303,8 +304,10 @@ class GuiTest(unittest.TestCase):
         self.new_game(games[0], "none")
         self.select("#engine-side", "both")
         self.wait(lambda: self.el("#status").text.startswith("game over"), timeout=240, what="the game's end")
-        result = self.js("return st.layout.result")
-        self.assertTrue(self.el("#status").text.endswith(result["outcome"] + " " + result["reason"]))
+        result = self.js("return tetrad.state.st.layout.result")
+        # The status words the result as the board's caption does.
+        words = "draw" if result["outcome"] == "draw" else result["outcome"] + " wins"
+        self.assertEqual(self.el("#status").text, "game over: %s (%s)" % (words, result["reason"]))
         self.assertGreater(len(self.moves()), 4)
 
 
