@@ -15,6 +15,7 @@ const STYLE: &str = include_str!("page.css");
 /// The page's ES modules, served under `/js/`.
 const MODULES: &[(&str, &str)] = &[
     ("main.js", include_str!("page/main.js")),
+    ("app.js", include_str!("page/app.js")),
     ("state.js", include_str!("page/state.js")),
     ("api.js", include_str!("page/api.js")),
     ("board.js", include_str!("page/board.js")),

@@ -151,15 +151,24 @@ impl Session {
         Ok((name, moves))
     }
 
-    /// The game whose record format's own tags all appear in the record with their values.
+    /// The game whose record format's own tags the record carries with their values, the
+    /// most of them (pydraughts writes PDN's `GameType` but not Poddavki's `Rules`).
     fn game_by_format(&self, parsed: &Parsed) -> Option<&'static str> {
-        self.registry.names().iter().copied().find(|name| {
-            let Ok(entry) = self.registry.find(name) else {
-                return false;
-            };
-            let tags = entry.new_state().history().format.tags;
-            !tags.is_empty() && tags.iter().all(|(k, v)| parsed.tag(k) == Some(*v))
-        })
+        let matches = |name: &str| {
+            self.registry.find(name).map_or(0, |entry| {
+                let tags = entry.new_state().history().format.tags;
+                tags.iter()
+                    .filter(|(k, v)| parsed.tag(k) == Some(*v))
+                    .count()
+            })
+        };
+        let best = self
+            .registry
+            .names()
+            .iter()
+            .copied()
+            .max_by_key(|n| matches(n))?;
+        (matches(best) > 0).then_some(best)
     }
 }
 

@@ -310,6 +310,138 @@ class GuiTest(unittest.TestCase):
         self.assertEqual(self.el("#status").text, "game over: %s (%s)" % (words, result["reason"]))
         self.assertGreater(len(self.moves()), 4)
 
+    def play_by_clicks(self, plies, seed):
+        """Seeded random legal moves entered by clicks (the hand's button first for a piece from
+        the hand), both sides played by the page's user."""
+        rng = random.Random(seed)
+        for k in range(plies):
+            if self.js("return !!tetrad.state.st.layout.result"):
+                break
+            legal = self.js("return tetrad.state.st.legal")
+            move = rng.choice(sorted(legal, key=lambda m: m["move"]))
+            if move["no_points"]:
+                self.click('#hand [data-move="%s"]' % move["move"])
+            else:
+                if move["piece"] is not None:
+                    self.click('#hand [data-piece="%s"]' % move["piece"])
+                for p in move["points"]:
+                    self.click('#board .hit[data-point="%s"]' % p)
+                if self.els('#choices [data-choice="%s"]' % move["move"]):
+                    self.click('#choices [data-choice="%s"]' % move["move"])
+            self.wait(lambda: len(self.moves()) == k + 1 and self.idle(), what="move %d played" % (k + 1))
+
+    def review(self, depth):
+        """Reviews the game on the board at a fixed depth (the time no limit), as a test must."""
+        self.js("document.getElementById('review-depth').value = arguments[0];"
+                "document.getElementById('review-time').value = 60000", depth)
+        total = len(self.moves()) + 1
+        self.click("#review")
+        self.wait(lambda: self.el("#review-progress").text == "%d/%d" % (total, total) and self.idle(),
+                  timeout=120, what="the review")
+
+    def test_review_of_a_game_played_by_clicks(self):
+        self.new_game("poddavki", "none")
+        self.play_by_clicks(16, seed=5)
+        moves = self.moves()
+        self.review(depth=4)
+        notes = self.js("return [...document.querySelectorAll('#moves [data-move]')].map((e) =>"
+                        " [e.getAttribute('data-move'), e.getAttribute('data-loss'), e.getAttribute('data-mark')])")
+        self.assertEqual([n[0] for n in notes], moves)
+        for _move, loss, mark in notes:
+            self.assertGreaterEqual(int(loss), 0)
+            # docs/gui.md's thresholds, in the engine's units
+            expected = "blunder" if int(loss) >= 300 else "mistake" if int(loss) >= 100 else \
+                "inaccuracy" if int(loss) >= 50 else None
+            self.assertEqual(mark, expected)
+        marked = [k for k, n in enumerate(notes) if n[2]]
+        self.assertTrue(marked, "random moves, and not one marked: %s" % notes)
+        for el in ("#accuracy-first", "#accuracy-second"):
+            self.assertTrue(0 <= float(self.el(el).text) <= 100, self.el(el).text)
+        # A marked move selected: the position before it, and the move the engine preferred.
+        k = marked[0]
+        self.click('#moves [data-ply="%d"]' % (k + 1))
+        self.wait(lambda: self.el("#better-move").text, what="the better move")
+        better = self.el("#better-move").text
+        self.assertNotEqual(better, moves[k])
+        self.gtp.ask("set_game poddavki")
+        for m in moves[:k]:
+            self.gtp.ask("play " + m)
+        self.assertIn(better, self.gtp.ask("legal_moves").split())
+        self.assertTrue(self.els("#board .hit.better"))
+        shots = os.environ.get("GUI_SCREENSHOTS")
+        if shots:
+            os.makedirs(shots, exist_ok=True)
+            self.browser.save_screenshot(os.path.join(shots, "gui-review.png"))
+        # The annotated record: each move with its comment as the arena writes them, the marks.
+        self.click("#save-game")
+        self.wait(lambda: self.el("#save-game").get_attribute("data-file"), what="the record")
+        text = self.el("#save-game").get_attribute("data-record")
+        self.js("document.getElementById('save-game').removeAttribute('data-file')")
+        comments = re.findall(r"\{([^}]*)\}", text)
+        self.assertEqual(len(comments), len(moves), text)
+        for c in comments:
+            self.assertRegex(c, r"^([+-]?\d+\.\d\d|[+-]M\d+)/\d+ \d+\.\d+s$")
+        symbol = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
+        for k in marked:
+            spelled = moves[k].replace(":", "x")
+            self.assertRegex(text, r"(^|\s)%s%s(\s|$)" % (re.escape(spelled), re.escape(symbol[notes[k][2]])))
+        # ... loaded back: the same game, stepped through from its start.
+        self.new_game("pods-standard", "none")
+        self.js("document.getElementById('record').value = arguments[0]", text)
+        self.click("#load-record")
+        self.wait(lambda: self.moves() == moves and self.idle(), what="the record loaded")
+        self.assertEqual(self.el("#game").get_attribute("value"), "poddavki")
+        self.click("#nav-first")
+        self.wait(lambda: self.js("return tetrad.state.viewPly") == 0, what="the record's start")
+
+    def test_a_pdn_pydraughts_wrote_loads(self):
+        try:
+            import draughts
+            from draughts.PDN import PDNWriter
+        except ImportError:
+            browser.missing("pydraughts (pip install pydraughts)", "the PDN test")
+        import tempfile
+        board = draughts.Board("russian")
+        rng = random.Random(3)
+        for _ in range(12):
+            board.push(rng.choice(sorted(board.legal_moves(), key=lambda m: m.pdn_move)))
+        folder = tempfile.mkdtemp(prefix="test-gui-pdn-")
+        try:
+            path = os.path.join(folder, "game.pdn")
+            PDNWriter(filename=path, board=board, tags={"Event": "pydraughts"})
+            played = [m.pdn_move for m in board.move_stack]
+            self.new_game("phutball", "none")
+            # The file chosen, as a person would.
+            self.el("#record-file").send_keys(path)
+            self.wait(lambda: len(self.moves()) == len(played) and self.idle(), what="the PDN loaded")
+        finally:
+            shutil.rmtree(folder, True)
+        self.assertEqual(self.el("#game").get_attribute("value"), "poddavki")
+        self.assertEqual([m.replace(":", "x") for m in self.moves()], played)
+        self.assertEqual(self.js("return tetrad.state.st.position"), board.fen)
+
+    def test_pods_in_hand_are_drawn(self):
+        for game in ("pods-standard", "pods-advanced"):
+            with self.subTest(game=game):
+                self.new_game(game, "none")
+                buttons = self.js("return [...document.querySelectorAll('#hand [data-piece]')].map((b) =>"
+                                  " [b.getAttribute('data-piece'), b.querySelectorAll('svg .leg').length])")
+                pieces = sorted(set(m["piece"] for m in self.js("return tetrad.state.st.legal") if m["piece"]))
+                self.assertEqual([b[0] for b in buttons], pieces)
+                for piece, legs in buttons:
+                    self.assertGreater(legs, 0, piece)
+                shots = os.environ.get("GUI_SCREENSHOTS")
+                if shots and game == "pods-standard":
+                    os.makedirs(shots, exist_ok=True)
+                    self.browser.save_screenshot(os.path.join(shots, "gui-pods-hand.png"))
+                # The other side's pods once it is its turn: its own legs, as its pods stand.
+                self.play_by_clicks(1, seed=1)
+                pictures = self.js("return [...document.querySelectorAll('#hand [data-piece] svg g')]"
+                                   ".map((g) => g.getAttribute('class'))")
+                side = self.js("return tetrad.state.st.layout.to_move")
+                self.assertTrue(pictures)
+                self.assertTrue(all(c.split()[-1] == side for c in pictures), pictures)
+
 
 if __name__ == "__main__":
     unittest.main()

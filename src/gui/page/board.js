@@ -1,8 +1,7 @@
 // The board and the hand: the engine's SVG picture with a clickable layer over its points
 // (from its board layout), and the hand's buttons with the engine's picture of each piece.
 
-import { $, SVG, state, status, humanToMove } from './state.js';
-import { play } from './game.js';
+import { $, SVG, state, status, humanToMove, actions } from './state.js';
 
 // Board units to picture pixels, read off the picture's own coordinate labels.
 function frame(svg, layout) {
@@ -95,9 +94,9 @@ export function highlight() {
   }
 }
 
+// A new position: nothing chosen (a piece chosen before was the other position's choice).
 export function resetSelection() {
-  const keep = state.sel.piece !== null && handPieces().includes(state.sel.piece);
-  state.sel = { piece: keep ? state.sel.piece : null, points: [] };
+  state.sel = { piece: null, points: [] };
   $('choices').replaceChildren();
   highlight();
 }
@@ -127,7 +126,7 @@ export function clickPoint(name) {
   const exact = cands.filter((m) => m.points.length === seq.length);
   $('choices').replaceChildren();
   if (exact.length === 1 && cands.length === 1) {
-    play(exact[0].move);
+    actions.play(exact[0].move);
     return;
   }
   // Clicks alone cannot tell these apart (or the move may go on): the player says which.
@@ -135,7 +134,7 @@ export function clickPoint(name) {
     const b = document.createElement('button');
     b.textContent = m.move;
     b.setAttribute('data-choice', m.move);
-    b.addEventListener('click', () => play(m.move));
+    b.addEventListener('click', () => actions.play(m.move));
     $('choices').appendChild(b);
   }
   status(exact.length ? 'choose the move, or click on to go further' : 'click where it goes');
@@ -172,7 +171,7 @@ export function drawHand() {
     b.textContent = m.move;
     if (i === 0) b.id = 'swap';
     b.setAttribute('data-move', m.move);
-    b.addEventListener('click', () => { if (humanToMove()) play(m.move); });
+    b.addEventListener('click', () => { if (humanToMove()) actions.play(m.move); });
     hand.appendChild(b);
   });
 }

@@ -1,7 +1,7 @@
 // The game: showing the server's state, the move list (numbered as the engine's records number
 // moves), playing, the engine's turns, new games, taking back, looking back.
 
-import { $, state, status, result, resultText, toMoveIndex, engineToMove, engineSide } from './state.js';
+import { $, state, status, resultText, toMoveIndex, engineToMove, engineSide, actions } from './state.js';
 import { call } from './api.js';
 import { drawBoard, drawHand, resetSelection } from './board.js';
 import { clockMoved, clockLeft, startClock } from './clock.js';
@@ -173,6 +173,4 @@ export async function view(ply) {
   }
 }
 
-export function gameOver() {
-  return !!result(state.st.layout);
-}
+Object.assign(actions, { play, view, drawMoves, show, forgetGame });

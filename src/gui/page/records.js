@@ -2,10 +2,9 @@
 // business) and reads them (`load_record`); the page names the players and the day, adds the
 // review's marks and comments, and hands over a pasted or chosen file's text.
 
-import { $, state, status } from './state.js';
+import { $, state, status, actions } from './state.js';
 import { call } from './api.js';
 import { annotations } from './review.js';
-import { show, forgetGame } from './game.js';
 import { startClock } from './clock.js';
 
 export async function save() {
@@ -43,11 +42,11 @@ export async function loadRecord() {
   state.generation++;
   try {
     const s = await call('load_record', { record: text });
-    forgetGame();
+    actions.forgetGame();
     $('engine-side').value = 'none';
     startClock();
     if ($('game').value !== s.game) $('game').value = s.game;
-    show(s);
+    actions.show(s);
     status('loaded ' + s.moves.length + ' moves of ' + s.game);
   } catch (e) {
     status(e.message, true);

@@ -3,11 +3,10 @@
 // the marks, an accuracy figure per side, and the better move of each marked move. The
 // thresholds are docs/gui.md's ("Game review").
 
-import { $, state, status, sideIndex } from './state.js';
+import { $, state, status, sideIndex, actions } from './state.js';
 import { call } from './api.js';
 import { clamped, CLAMP, drawChart, drawEvalBar, setAnalysing } from './analysis.js';
 import { markPoints } from './board.js';
-import { drawMoves, view } from './game.js';
 
 // A move's loss (engine units) from which it is marked.
 export const THRESHOLDS = [['blunder', 300], ['mistake', 100], ['inaccuracy', 50]];
@@ -109,7 +108,7 @@ function finish(moves, plies) {
   $('accuracy-first').textContent = accuracy[0];
   $('accuracy-second').textContent = accuracy[1];
   $('accuracy').hidden = false;
-  drawMoves();
+  actions.drawMoves();
   drawChart();
   drawEvalBar();
 }
@@ -143,7 +142,7 @@ export function moveNote(el, ply) {
 // A marked move selected: the position before it, with the move the engine preferred.
 export async function showBetter(ply) {
   const m = state.review.moves[ply - 1];
-  const v = await view(ply - 1);
+  const v = await actions.view(ply - 1);
   if (!v && ply - 1 !== state.st.moves.length) return;
   for (const el of document.querySelectorAll('#moves [data-move]')) {
     el.classList.toggle('viewed', el.getAttribute('data-ply') === String(ply));

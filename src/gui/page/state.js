@@ -23,6 +23,10 @@ export const state = {
   betterShown: null,  // the ply whose better move the board shows
 };
 
+// The game's actions, filled in by game.js: the modules below it call them through here, so
+// that the module graph has no cycle (a browser may stall loading a cyclic graph).
+export const actions = {};
+
 export function status(text, error = false) {
   $('status').textContent = text;
   $('status').classList.toggle('error', error);
