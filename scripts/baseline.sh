@@ -10,7 +10,7 @@ Usage: scripts/baseline.sh [--resolve] REV
 Builds commit REV of tetrad (release profile) in its own git worktree and prints the path of
 its binary. A second call for the same commit prints the path at once (the build is cached).
 
-REV is a release name from scripts/releases.txt (e.g. v0.1.0), or anything git resolves to a
+REV is a release name from scripts/releases.txt (e.g. v0.3.0), or anything git resolves to a
 commit (tag, branch, hash, HEAD~3).
 
   --resolve   print the full commit hash REV stands for and exit; nothing is built
@@ -23,9 +23,9 @@ Environment:
                     dependencies are compiled once.
 
 Example, the working tree against the release in Diamond:
-  base=$(scripts/baseline.sh v0.1.0)
+  base=$(scripts/baseline.sh v0.3.0)
   python3 scripts/arena.py --game diamond --engine cmd=target/release/tetrad,name=new \
-      --engine "cmd=$base,name=v0.1.0" --games 200 --tc 2+0.02 --random-plies 4 \
+      --engine "cmd=$base,name=v0.3.0" --games 200 --tc 2+0.02 --random-plies 4 \
       --sprt 0,10,0.05,0.05
 USAGE
 }

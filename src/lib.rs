@@ -2,6 +2,11 @@
 //!
 //! Data flows one way: protocol front end → session → rules / search; answers flow back.
 
+/// The crate's version, the one place every front end takes it from (`tetrad --version`, GTP
+/// `version`, UGI `id version`). A release is `X.Y.Z` (scripts/releases.txt lists their commits);
+/// every build after release X.Y.Z and before the next one says `X.(Y+1).0-dev`.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
 pub mod bench;
 pub mod egdb;
 pub mod engine;

@@ -4,8 +4,9 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
+use tetrad::games::GameKind;
 use tetrad::protocol::{self, Dialect};
-use tetrad::registry::{Entry, Registry};
+use tetrad::registry::Registry;
 use tetrad::session::Session;
 
 mod cli {
@@ -16,7 +17,7 @@ mod cli {
 #[derive(Parser, Debug)]
 #[command(
     name = "tetrad",
-    version,
+    version = tetrad::VERSION,
     about = "Poddavki, Phutball, Diamond and Pods engine (GTP / UGI)"
 )]
 struct Cli {
@@ -90,7 +91,7 @@ enum Command {
         game: String,
     },
     /// Plays seeded self-play games at fixed nodes (or depth) and writes training data:
-    /// `GAME PLY POSITION SCORE RESULT` lines, tab-separated (docs/strength.md).
+    /// `GAME PLY POSITION SCORE RESULT` lines, tab-separated (docs/strength/engine.md).
     Selfplay {
         /// The game (any case).
         #[arg(long)]
@@ -266,9 +267,9 @@ fn main() -> ExitCode {
     }) = &cli.command
     {
         let registry = Registry::builtin();
-        let games: Vec<&Entry> = match game.as_deref().map(|name| registry.find(name)) {
-            None => registry.entries().iter().collect(),
-            Some(Ok(entry)) => vec![entry],
+        let games: Vec<GameKind> = match game.as_deref().map(|name| registry.find(name)) {
+            None => registry.kinds().to_vec(),
+            Some(Ok(kind)) => vec![kind],
             Some(Err(e)) => {
                 eprintln!("tetrad: bench --game: {e}");
                 return ExitCode::from(2);

@@ -1,5 +1,5 @@
 //! Poddavki's 100-game matches: at 100 ms a move (the acceptance criteria of its issue) and
-//! at fixed node counts (the figures of docs/strength.md).
+//! at fixed node counts (the figures of docs/strength/poddavki.md).
 
 use crate::baselines::{movetime, node_limit, play_paired, Player};
 use crate::poddavki_play::{engine, MAX_PLIES, OPENING_PLIES};
@@ -32,7 +32,7 @@ pub fn full_match_vs_greedy_100ms() {
     assert!(s.wins >= 95, "{s}");
 }
 
-/// The fixed-node figures of docs/strength.md, one match at a time: 100 games of
+/// The fixed-node figures of docs/strength/poddavki.md, one match at a time: 100 games of
 /// `TETRAD_PODDAVKI_PLAYER` (a node count a move, default 10000, or `greedy` for the baseline
 /// itself) against `TETRAD_PODDAVKI_OPPONENT` (`greedy`, the default, or `random`), seed
 /// `TETRAD_PODDAVKI_SEED` (default 1). Deterministic, so not timed.

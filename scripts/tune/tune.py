@@ -15,7 +15,7 @@ Stages, each a subcommand (`run` does all four into one directory):
 
 Everything is deterministic for given options: the games by their seeds and a depth or node
 limit (one search thread, hash cleared every game), the split by game number, the fit by its
-fixed iteration. See docs/strength.md, "Tuning".
+fixed iteration. See docs/strength/engine.md, "Tuning".
 """
 
 import argparse
@@ -478,7 +478,7 @@ def weights_rs(game, names, values):
     """The text of a game's `weights.rs` (rustfmt's layout)."""
     lines = [
         f"//! Evaluation weights of `{game}`: written by `scripts/tune/tune.py write`.",
-        '//! The fit and its match results are in docs/strength.md ("Tuning").',
+        f'//! The fit: docs/strength/engine.md ("Tuning"); its matches: docs/strength/{game.split("-")[0]}.md.',
         "",
         "use super::eval::Weights;",
         "",
@@ -531,7 +531,7 @@ def make_parent(path):
 def main(argv=None):
     ap = argparse.ArgumentParser(
         description="Texel tuning of tetrad's evaluation weights.",
-        epilog="docs/strength.md, section Tuning, has the recipe.",
+        epilog="docs/strength/engine.md, section Tuning, has the recipe.",
     )
     sub = ap.add_subparsers(dest="command", required=True)
 

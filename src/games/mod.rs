@@ -17,6 +17,9 @@ pub mod diamond;
 pub mod draw;
 mod ending;
 pub mod learned;
+/// The test kit's toy game: a registry row of test builds only (see `registry`).
+#[cfg(any(test, feature = "testkit"))]
+pub mod nim;
 pub mod phutball;
 pub mod poddavki;
 pub mod pods;
@@ -110,7 +113,7 @@ pub const EVAL_LIMIT: i32 = 20_000;
 /// How far the generic search may cut this game's tree, and how its threads work together
 /// ([`SearchHooks::search_tuning`]). The default is plain: fixed late-move reductions and
 /// nothing else; each game turns on what its fixed-work matches measured as a gain
-/// (docs/strength.md).
+/// (docs/strength/engine.md).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SearchTuning {
     /// Which late-move reductions quiet moves get.

@@ -1,6 +1,6 @@
 //! The learned-evaluation pipeline: self-play data (`tetrad selfplay`, [`selfplay`]) and
 //! training ([`train`], `tetrad train`); the engine reads the weights it writes through the
-//! game's `eval_file` option, and ships them in the game's folder (docs/strength.md, "Learned
+//! game's `eval_file` option, and ships them in the game's folder (docs/strength/engine.md, "Learned
 //! evaluation").
 
 pub mod selfplay;

@@ -287,6 +287,8 @@ fn hello(io: &mut Io, session: &Session, word: &str) {
     let mut s = String::new();
     s.push_str("id name tetrad\n");
     s.push_str("id author the tetrad developers\n");
+    // The name stays `tetrad` (GUIs and arbiters match it); the release goes on a line of its own.
+    s.push_str(&format!("id version {}\n", crate::VERSION));
     for o in session.option_list() {
         s.push_str(&o.kind.ugi_line(o.ugi, &o.value));
         s.push('\n');

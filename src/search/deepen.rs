@@ -52,7 +52,7 @@ impl<G: Game> Searcher<'_, G> {
     /// orders differ, so they cover the root moves in different orders, each finds the other's
     /// subtrees in the table, and a depth is done when the first of them is done. (A
     /// Stockfish-9 schedule that skipped depths measured weaker at 2 threads in Pods advanced,
-    /// docs/strength.md.) Without the race (`ThreadTuning::independent`) it searches every
+    /// docs/strength/engine.md.) Without the race (`ThreadTuning::independent`) it searches every
     /// depth in turn. No reports; it runs until the main thread halts it, its result is proven
     /// (as the main thread, which takes its depth over, would stop there) or the last depth is
     /// done. Returns its nodes and its last completed iteration.

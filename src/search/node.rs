@@ -39,11 +39,11 @@ const LMR_MOVES: usize = 64;
 const LMR_UNIT: i64 = 1024;
 /// Reverse futility and late-move pruning act only this near the horizon, where a static
 /// margin or a move count can stand in for the few plies left; higher up one wrong cut hides a
-/// whole subtree. The games' settings were measured with this depth (docs/strength.md).
+/// whole subtree. The games' settings were measured with this depth (docs/strength/engine.md).
 const PRUNE_DEPTH: i32 = 3;
 /// Late-move pruning keeps `LATE_MOVES_BASE + depth²` quiet moves (times the game's
 /// percentage): the count grows fast with the depth left, as a deeper cut costs more (the
-/// Stockfish shape; measured with these values, docs/strength.md).
+/// Stockfish shape; measured with these values, docs/strength/engine.md).
 const LATE_MOVES_BASE: i32 = 3;
 /// Internal iterative reduction from this depth on: nearer the horizon a node without a table
 /// move is cheap enough to search in its untried order.

@@ -127,7 +127,7 @@ impl Session {
     /// A session over `registry`'s games, at the start of its first.
     pub fn with_registry(registry: Arc<Registry>) -> Session {
         Session {
-            game: registry.entries()[0].new_state(),
+            game: registry.kinds()[0].new_state(),
             registry,
             options: Options::default(),
             caps: Caps::default(),

@@ -230,7 +230,7 @@ fn a_square_completed_at_the_horizon_is_reported_as_a_mate() {
     let lines = e.until("bestmove");
     assert_eq!(ugi_score(&lines), -(30_000 - 2), "{lines:?}");
     // The lost game's position: lost in twelve plies, seen at depth 11 (the first learned
-    // weights saw it only at depth 12, docs/strength.md).
+    // weights saw it only at depth 12, docs/strength/diamond.md).
     e.send("position fen 2BWWB1/4N1WW/5BWN/1B2N1W1/2BWWNW1/2WB4/2B1NB2/1B5 w 0 0 1");
     e.send("go depth 11");
     let lines = e.until("bestmove");

@@ -1,6 +1,6 @@
 //! The learned evaluation (`set_option eval learned`): a linear model over point inputs, square
 //! patterns and the hand-written terms, one weight set per phase, trained by `tetrad train` on
-//! self-play games (docs/strength.md, "Learned evaluation"). The weights ship in `learned.txt`
+//! self-play games (docs/strength/diamond.md, "Learned evaluation"). The weights ship in `learned.txt`
 //! beside this file, with their provenance in its header; `eval_file` loads others.
 //!
 //! Inputs, from the side to move's point of view, per phase bucket (13 or more pieces in the

@@ -146,7 +146,7 @@ impl SearchHooks for Diamond {
     fn moves_left(&self, pos: &Pos) -> Option<u32> {
         Some(u32::from(pos.hand[pos.stm]) + MOVES_AFTER_PLACING)
     }
-    // Measured at fixed work against the plain search (docs/strength.md). A move the ordering
+    // Measured at fixed work against the plain search (docs/strength/engine.md). A move the ordering
     // hint scores as making a three-corner square (20,000 a square, more for blocking or
     // completing one) is a threat: pruning it, or the reply to it, hides mates of squares built
     // move by move.

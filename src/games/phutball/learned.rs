@@ -1,6 +1,6 @@
 //! The learned evaluation (`set_option eval learned`): a linear model over the ball's place, the
 //! men around it, the race distances and the hand-written terms, one weight set per phase,
-//! trained by `tetrad train` on self-play games (docs/strength.md, "Learned evaluation"). The
+//! trained by `tetrad train` on self-play games (docs/strength/phutball.md, "Learned evaluation"). The
 //! weights ship in `learned.txt` beside this file, with their provenance in its header;
 //! `eval_file` loads others.
 //!

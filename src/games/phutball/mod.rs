@@ -198,7 +198,7 @@ impl SearchHooks for Phutball {
             Urgency::Threatened(moves) if !moves.is_empty() => out.extend(moves),
             _ => tactics::root_candidates(pos, out),
         }
-    } // Measured at fixed work against the plain search (docs/strength.md).
+    } // Measured at fixed work against the plain search (docs/strength/engine.md).
     fn search_tuning(&self) -> SearchTuning {
         SearchTuning {
             reductions: Reductions::Log { percent: 100 },

@@ -11,7 +11,7 @@
 //! - a piece already on offer (the opponent could take it) is good for its owner;
 //! - a quiet move that hands the opponent nothing to take is worth more than mobility alone: it
 //!   is a move the owner can wait with, while the opponent's replies are forced less often
-//!   (fixed-node matches, docs/strength.md);
+//!   (fixed-node matches, docs/strength/poddavki.md);
 //! - a man about to crown is a small liability; kings otherwise count little as material and
 //!   earn their keep through their mobility.
 

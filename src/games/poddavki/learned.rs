@@ -1,6 +1,6 @@
 //! The learned evaluation (`set_option eval learned`): a linear model over piece-square inputs
 //! and the hand-written terms, one weight set per phase, trained by `tetrad train` on self-play
-//! games (docs/strength.md, "Learned evaluation"). The weights ship in `learned.txt` beside this
+//! games (docs/strength/poddavki.md, "Learned evaluation"). The weights ship in `learned.txt` beside this
 //! file, with their provenance in its header; `eval_file` loads others.
 //!
 //! Inputs, from the side to move's point of view (the board turned for Black, so that a square

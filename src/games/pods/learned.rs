@@ -1,6 +1,6 @@
 //! Pods advanced's learned evaluation (`set_option eval learned`): a linear model over pod-square
 //! inputs, the pods in hand and the hand-written terms, one weight set per phase, trained by
-//! `tetrad train` on self-play games (docs/strength.md, "Learned evaluation"). The weights ship
+//! `tetrad train` on self-play games (docs/strength/pods.md, "Pods advanced: learned evaluation"). The weights ship
 //! in `learned.txt` beside this file, with their provenance in its header; `eval_file` loads
 //! others. They are fitted to the built-in pod table (`pods_data` may replace it, the weights
 //! stay).
@@ -19,6 +19,7 @@ use super::data::POD_COUNT;
 use super::eval::{self, Terms, Weights};
 use super::position::{decode, Pos};
 use super::tables::Tables;
+use super::PodsRules;
 use crate::games::learned::WeightFile;
 use crate::games::EVAL_LIMIT;
 
@@ -36,8 +37,11 @@ pub const SIZE: usize = BUCKETS * PER_BUCKET;
 /// The game's weights, [`SIZE`] of them (so every index the evaluation computes is in range),
 /// and its weight file, whose shipped weights are `learned.txt` beside this file.
 pub type LearnedWeights = crate::games::learned::LearnedWeights<SIZE>;
-pub static WEIGHT_FILE: WeightFile<SIZE> =
-    WeightFile::new("pods-advanced", include_str!("learned.txt"), start);
+pub static WEIGHT_FILE: WeightFile<SIZE> = WeightFile::new(
+    PodsRules::Advanced.name(),
+    include_str!("learned.txt"),
+    start,
+);
 
 fn bucket(p: &Pos) -> usize {
     match p.hand[0].count_ones() + p.hand[1].count_ones() {

@@ -47,6 +47,17 @@ pub enum PodsRules {
     Advanced,
 }
 
+impl PodsRules {
+    /// The game's protocol name under these rules: the one place it is spelled (the registry,
+    /// the picture and the learned weight file ask here).
+    pub const fn name(self) -> &'static str {
+        match self {
+            PodsRules::Standard => "pods-standard",
+            PodsRules::Advanced => "pods-advanced",
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct Pods {
     pub rules: PodsRules,
@@ -149,11 +160,7 @@ impl Rules for Pods {
     type Move = PodsMove;
 
     fn name(&self) -> &'static str {
-        if self.advanced() {
-            "pods-advanced"
-        } else {
-            "pods-standard"
-        }
+        self.rules.name()
     }
     fn side_names(&self) -> [&'static str; 2] {
         ["white", "black"]
@@ -281,7 +288,7 @@ impl SearchHooks for Pods {
         });
         RootMoves { search, proven }
     }
-    // Measured in Pods advanced at fixed work (docs/strength.md); Pods standard keeps the
+    // Measured in Pods advanced at fixed work (docs/strength/engine.md); Pods standard keeps the
     // plain search. With a hundred or more moves a ply, late-move pruning near the horizon
     // buys the most depth. No node is guarded as forcing: the evaluation already scores a
     // last-pod threat nobody can stop, and searching threatened nodes in full measured worse.

@@ -1,5 +1,5 @@
 //! Evaluation weights of `pods-advanced`: written by `scripts/tune/tune.py write`.
-//! The fit and its match results are in docs/strength.md ("Tuning").
+//! The fit: docs/strength/engine.md ("Tuning"); its matches: docs/strength/pods.md.
 
 use super::eval::Weights;
 

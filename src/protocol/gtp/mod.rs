@@ -446,7 +446,7 @@ impl Gtp {
         match cmd {
             Cmd::ProtocolVersion => Ok("2".into()),
             Cmd::Name => Ok("tetrad".into()),
-            Cmd::Version => Ok(env!("CARGO_PKG_VERSION").into()),
+            Cmd::Version => Ok(crate::VERSION.into()),
             Cmd::KnownCommand(c) => Ok(parse::is_gtp_command(&c.to_ascii_lowercase()).to_string()),
             Cmd::ListCommands => Ok(GTP_COMMANDS
                 .iter()
