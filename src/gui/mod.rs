@@ -6,6 +6,7 @@
 
 mod api;
 mod engine;
+mod review;
 mod tab;
 
 use std::collections::HashMap;

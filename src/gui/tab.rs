@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 use super::engine::{Engine, EngineError};
 
 /// How long an ordinary command may take; searches get their own bound on top.
-const ANSWER: Duration = Duration::from_secs(20);
+pub(super) const ANSWER: Duration = Duration::from_secs(20);
 /// Longest move time or analysis the page may ask for (ms).
 pub const MAX_MOVETIME: u64 = 60_000;
 /// Longest position string accepted.
@@ -18,7 +18,7 @@ const MAX_POSITION: usize = 4096;
 /// Most lines an analysis may ask for.
 const MAX_MULTIPV: u64 = 8;
 /// Longest game record accepted (bytes; the request body's cap is 64 KiB).
-const MAX_RECORD: usize = 60_000;
+pub(super) const MAX_RECORD: usize = 60_000;
 /// Longest clock (ms): a day.
 const MAX_CLOCK: u64 = 86_400_000;
 
@@ -136,19 +136,19 @@ impl OptionDecl {
 }
 
 /// The position after each ply, for the move list's navigation.
-struct Snapshot {
-    mv: Option<String>,
+pub(super) struct Snapshot {
+    pub(super) mv: Option<String>,
     position: String,
     svg: String,
-    layout: Value,
+    pub(super) layout: Value,
 }
 
 pub struct Tab {
-    engine: Engine,
+    pub(super) engine: Engine,
     pub games: Vec<String>,
     pub options: Vec<OptionDecl>,
-    game: String,
-    history: Vec<Snapshot>,
+    pub(super) game: String,
+    pub(super) history: Vec<Snapshot>,
     legal: Vec<Value>,
     /// The streaming analysis's latest line per rank (best first).
     analysis: Vec<Value>,
@@ -156,11 +156,11 @@ pub struct Tab {
     hand: Vec<Value>,
     /// Where a review has left the engine: the ply it analysed, `None` at the game's end. Any
     /// other command first brings the engine back to the end ([`Tab::sync`]).
-    engine_ply: Option<usize>,
+    pub(super) engine_ply: Option<usize>,
     pub last_used: Instant,
 }
 
-fn json_body(text: &str) -> Result<Value, TabError> {
+pub(super) fn json_body(text: &str) -> Result<Value, TabError> {
     serde_json::from_str(text)
         .map_err(|_| TabError::Refused("the engine's JSON is unreadable".into()))
 }
@@ -224,19 +224,19 @@ impl Tab {
     }
 
     /// Asks without first bringing the engine back to the game's end.
-    fn raw_ask(&mut self, command: &str, timeout: Duration) -> Result<String, TabError> {
+    pub(super) fn raw_ask(&mut self, command: &str, timeout: Duration) -> Result<String, TabError> {
         self.last_used = Instant::now();
         let answer = self.engine.ask(command, timeout)?;
         self.last_used = Instant::now();
         answer.map_err(TabError::Refused)
     }
 
-    fn ask(&mut self, command: &str) -> Result<String, TabError> {
+    pub(super) fn ask(&mut self, command: &str) -> Result<String, TabError> {
         self.ask_for(command, ANSWER)
     }
 
     /// The current position's picture, layout and legal moves, recorded as the latest ply.
-    fn refresh(&mut self, mv: Option<String>) -> Result<(), TabError> {
+    pub(super) fn refresh(&mut self, mv: Option<String>) -> Result<(), TabError> {
         let svg = self.ask("showboard svg")?;
         let layout = json_body(&self.ask("board_layout")?)?;
         let legal = match self.ask("legal_moves_json") {
@@ -459,141 +459,6 @@ impl Tab {
         let answer = self.ask(&command)?;
         let (extension, text) = answer.split_once('\n').unwrap_or((answer.as_str(), ""));
         Ok(json!({"extension": extension.trim(), "text": format!("{text}\n")}))
-    }
-
-    /// Loads a game record (`load_record`): the engine reads it, sets up its game and moves,
-    /// and the tab takes the positions after each move as if they had been played here.
-    pub fn load_record(&mut self, record: &str) -> Result<(), TabError> {
-        if record.trim().is_empty() || record.len() > MAX_RECORD {
-            return Err(TabError::Invalid("a record is 1..60000 bytes"));
-        }
-        // One protocol line: line breaks are spaces to a record (its `;` comments aside).
-        let line: String = record
-            .chars()
-            .map(|c| {
-                if matches!(c, '\n' | '\r' | '\t') {
-                    ' '
-                } else {
-                    c
-                }
-            })
-            .collect();
-        if line.chars().any(char::is_control) {
-            return Err(TabError::Invalid("a record has no control characters"));
-        }
-        let answer = self.ask(&format!("load_record {}", line.trim()))?;
-        let mut lines = answer.lines();
-        let game = lines.next().unwrap_or_default().trim().to_string();
-        let moves: Vec<String> = lines
-            .next()
-            .unwrap_or_default()
-            .split_whitespace()
-            .map(String::from)
-            .collect();
-        // Back to the record's start, then forward, taking each position.
-        for _ in &moves {
-            self.ask("undo")?;
-        }
-        self.game = game;
-        self.history.clear();
-        self.refresh(None)?;
-        for mv in moves {
-            self.ask(&format!("play {mv}"))?;
-            self.refresh(Some(mv))?;
-        }
-        Ok(())
-    }
-
-    /// Brings the engine back to the game's end after a review left it at an earlier ply.
-    fn sync(&mut self) -> Result<(), TabError> {
-        let Some(at) = self.engine_ply.take() else {
-            return Ok(());
-        };
-        let moves: Vec<String> = self.history[at + 1..]
-            .iter()
-            .filter_map(|s| s.mv.clone())
-            .collect();
-        for mv in moves {
-            self.raw_ask(&format!("play {mv}"), ANSWER)?;
-        }
-        Ok(())
-    }
-
-    /// The engine's best lines in the position after `ply` moves (a review), searched as
-    /// [`Tab::analyse`] searches; with them, how each line's first move is entered (`legal`),
-    /// so that the page can show it on the board. The engine stays at that ply until another
-    /// request needs the game's end.
-    pub fn analyse_at(
-        &mut self,
-        ply: usize,
-        depth: u64,
-        multipv: u64,
-        movetime: u64,
-    ) -> Result<Value, TabError> {
-        let last = self.history.len().saturating_sub(1);
-        if ply > last {
-            return Err(TabError::Invalid("no such ply"));
-        }
-        self.engine.end_stream(ANSWER)?;
-        let at = self.engine_ply.unwrap_or(last);
-        // Stepping there by undo and play keeps the game's history (repetitions) as played.
-        if ply < at {
-            for _ in ply..at {
-                self.raw_ask("undo", ANSWER)?;
-            }
-        } else {
-            let moves: Vec<String> = self.history[at + 1..=ply]
-                .iter()
-                .filter_map(|s| s.mv.clone())
-                .collect();
-            for mv in moves {
-                self.raw_ask(&format!("play {mv}"), ANSWER)?;
-            }
-        }
-        self.engine_ply = (ply != last).then_some(ply);
-        let over = !self.history[ply].layout["result"].is_null();
-        let lines = if over {
-            Value::Array(Vec::new())
-        } else {
-            self.engine_ply_analyse(depth, multipv, movetime)?
-        };
-        let firsts: Vec<&str> = lines
-            .as_array()
-            .map(|l| l.iter().filter_map(|v| v["move"].as_str()).collect())
-            .unwrap_or_default();
-        let legal: Vec<Value> = if firsts.is_empty() {
-            Vec::new()
-        } else {
-            match self.raw_ask("legal_moves_json", ANSWER) {
-                Ok(text) => json_body(&text)?["moves"]
-                    .as_array()
-                    .map(|a| {
-                        a.iter()
-                            .filter(|m| m["move"].as_str().is_some_and(|m| firsts.contains(&m)))
-                            .cloned()
-                            .collect()
-                    })
-                    .unwrap_or_default(),
-                Err(TabError::Refused(_)) => Vec::new(),
-                Err(e) => return Err(e),
-            }
-        };
-        let to_move = self.history[ply].layout["to_move"].clone();
-        Ok(json!({"ply": ply, "to_move": to_move, "lines": lines, "legal": legal}))
-    }
-
-    /// [`Tab::analyse`] where the engine stands, not at the game's end.
-    fn engine_ply_analyse(
-        &mut self,
-        depth: u64,
-        multipv: u64,
-        movetime: u64,
-    ) -> Result<Value, TabError> {
-        let at = self.engine_ply.take();
-        // `analyse` asks through `ask`, which would bring the engine back first.
-        let result = self.analyse(depth, multipv, movetime);
-        self.engine_ply = at;
-        result
     }
 
     /// What the page shows: the game, the moves, the current position and its legal moves.
