@@ -4,7 +4,7 @@
 
 use serde_json::{json, Value};
 
-use super::tab::{json_body, Tab, TabError, ANSWER, MAX_RECORD};
+use super::tab::{json_body, Tab, TabError, MAX_RECORD};
 
 impl Tab {
     /// Loads a game record (`load_record`): the engine reads it, sets up its game and moves,
@@ -60,7 +60,7 @@ impl Tab {
             .filter_map(|s| s.mv.clone())
             .collect();
         for mv in moves {
-            self.raw_ask(&format!("play {mv}"), ANSWER)?;
+            self.raw_ask(&format!("play {mv}"), self.policy.answer)?;
         }
         Ok(())
     }
@@ -80,12 +80,12 @@ impl Tab {
         if ply > last {
             return Err(TabError::Invalid("no such ply"));
         }
-        self.engine.end_stream(ANSWER)?;
+        self.engine.end_stream(self.policy.answer)?;
         let at = self.engine_ply.unwrap_or(last);
         // Stepping there by undo and play keeps the game's history (repetitions) as played.
         if ply < at {
             for _ in ply..at {
-                self.raw_ask("undo", ANSWER)?;
+                self.raw_ask("undo", self.policy.answer)?;
             }
         } else {
             let moves: Vec<String> = self.history[at + 1..=ply]
@@ -93,7 +93,7 @@ impl Tab {
                 .filter_map(|s| s.mv.clone())
                 .collect();
             for mv in moves {
-                self.raw_ask(&format!("play {mv}"), ANSWER)?;
+                self.raw_ask(&format!("play {mv}"), self.policy.answer)?;
             }
         }
         self.engine_ply = (ply != last).then_some(ply);
@@ -110,7 +110,7 @@ impl Tab {
         let legal: Vec<Value> = if firsts.is_empty() {
             Vec::new()
         } else {
-            match self.raw_ask("legal_moves_json", ANSWER) {
+            match self.raw_ask("legal_moves_json", self.policy.answer) {
                 Ok(text) => json_body(&text)?["moves"]
                     .as_array()
                     .map(|a| {

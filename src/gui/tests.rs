@@ -9,7 +9,7 @@ use super::api::handle;
 use super::{is_loopback, Config, Tabs};
 
 /// This build's `tetrad` binary (cargo builds it for the integration tests, next to `deps/`).
-fn binary() -> PathBuf {
+pub(super) fn binary() -> PathBuf {
     if let Some(p) = std::env::var_os("TETRAD_BIN") {
         return PathBuf::from(p);
     }
@@ -27,7 +27,7 @@ fn binary() -> PathBuf {
     bin
 }
 
-fn tabs(max_tabs: usize) -> Tabs {
+pub(super) fn tabs(max_tabs: usize) -> Tabs {
     let config = Config {
         engine: vec![binary().to_string_lossy().into_owned()],
         max_tabs,
@@ -381,68 +381,6 @@ fn fuzzed_requests_are_answered() {
         assert_eq!(status, 200, "{state}");
     }
 }
-
-/// Malformed HTTP on a real socket: the HTTP crate or the API answers 4xx, and the server goes
-/// on serving.
-#[test]
-fn malformed_http_gets_4xx_over_the_wire() {
-    use std::io::{Read, Write};
-    use std::net::TcpStream;
-    let server = tiny_http::Server::http("127.0.0.1:0").expect("a port");
-    let addr = server.server_addr().to_ip().expect("an IP address");
-    let tabs = std::sync::Arc::new(tabs(1));
-    std::thread::spawn(move || super::serve(server, tabs));
-    let exchange = |request: &[u8]| -> String {
-        let mut s = TcpStream::connect(addr).expect("connects");
-        s.set_read_timeout(Some(Duration::from_secs(20)))
-            .expect("timeout");
-        s.write_all(request).expect("sent");
-        let mut answer = Vec::new();
-        let mut buf = [0u8; 4096];
-        // The status line is all that is wanted; the server may keep the connection open.
-        while !answer.windows(2).any(|w| w == b"\r\n") {
-            match s.read(&mut buf) {
-                Ok(0) | Err(_) => break,
-                Ok(n) => answer.extend_from_slice(&buf[..n]),
-            }
-        }
-        String::from_utf8_lossy(&answer).into_owned()
-    };
-    let status = |answer: &str| -> u16 {
-        answer
-            .split(' ')
-            .nth(1)
-            .and_then(|c| c.parse().ok())
-            .unwrap_or(0)
-    };
-    for (request, want) in [
-        (&b"GARBAGE\r\n\r\n"[..], 400..500),
-        (b"GET / HTTP/9.9\r\n\r\n", 400..600),
-        (
-            b"POST /api/state HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\n\r\n{",
-            400..500,
-        ),
-        (
-            b"POST /api/open HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n[]",
-            400..500,
-        ),
-        (
-            b"DELETE /api/state HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n",
-            400..500,
-        ),
-        (b"GET /%%% HTTP/1.1\r\nHost: x\r\n\r\n", 400..500),
-    ] {
-        let answer = exchange(request);
-        assert!(
-            want.contains(&status(&answer)),
-            "{}: {answer}",
-            String::from_utf8_lossy(request)
-        );
-    }
-    let answer = exchange(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n");
-    assert_eq!(status(&answer), 200, "{answer}");
-}
-
 /// A review steps the engine back along the game and forth again: each ply's analysis is of that
 /// ply's position, and the game goes on at its end afterwards; a record loads with every ply.
 #[test]

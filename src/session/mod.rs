@@ -108,7 +108,7 @@ pub struct Session {
     /// When the command being carried out began (its line was read, or the command before it
     /// ended): a move time runs from then.
     command_start: Option<Instant>,
-    /// The Poddavki endgame database options and what they loaded.
+    /// The endgame database options and what they opened.
     endgames: egdb::Endgames,
 }
 

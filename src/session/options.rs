@@ -235,9 +235,9 @@ pub static ENGINE_OPTIONS: &[EngineOption] = &[
         ugi: "EgdbPath",
         aliases: &[],
         value_aliases: &[],
-        kind: Kind::String,
+        kind: Kind::Path,
         default: "",
-        help: "Poddavki endgame database directory (empty: none)",
+        help: "endgame database directory (empty: none)",
         get: |s| s.endgames.path().to_string(),
         set: |s, v| s.set_egdb_path(&v.text()),
     },
@@ -312,9 +312,9 @@ pub struct Caps {
     pub game_options: &'static [(&'static str, u64)],
 }
 
-/// Engine options that concern one game only: listed while it is the game (set at any time, they
-/// serve that game when it is selected).
-const GAME_ONLY: &[(&str, &str)] = &[("egdb_path", "poddavki"), ("egdb_memory", "poddavki")];
+/// Engine options that concern only the games with endgame databases: listed while such a game
+/// is the game (set at any time, they serve it when it is selected).
+const TABLEBASE_ONLY: &[&str] = &["egdb_path", "egdb_memory"];
 
 /// An option as the front ends list it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -423,7 +423,7 @@ impl Session {
         let game = self.game.name();
         let mut out: Vec<OptionInfo> = ENGINE_OPTIONS
             .iter()
-            .filter(|o| GAME_ONLY.iter().all(|&(n, g)| n != o.gtp || g == game))
+            .filter(|o| !TABLEBASE_ONLY.contains(&o.gtp) || super::egdb::concerns(game))
             .map(|o| OptionInfo {
                 gtp: o.gtp,
                 ugi: o.ugi,

@@ -27,7 +27,6 @@ use crate::engine::{AnyGame, GameState};
 use crate::games::{self, DrawTracker, Game, Outcome, PerftStop, RuleError, Terminal};
 use crate::search::{self, Limits, Params, Root, Table, MATE, MATE_BOUND};
 
-pub mod egdb_check;
 pub mod faulty;
 /// The toy game, a row of the registry in test builds (`games/nim/`).
 pub use crate::games::nim;

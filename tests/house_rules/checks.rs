@@ -8,11 +8,11 @@ use std::process::{Command, Stdio};
 use super::lexer::{files_under, is_test_file, rel, strip, without_test_items, Lang};
 use super::LIMIT;
 
-/// Every source file under `root`'s `src/`, `tests/`, `scripts/` and `examples/` over
+/// Every source file under `root`'s `src/`, `tests/`, `scripts/`, `examples/` and `python/` over
 /// [`LIMIT`] lines and not in `allowed`.
 pub fn long_files(root: &Path, allowed: &[(&str, &str)]) -> Vec<String> {
     let mut long = Vec::new();
-    for dir in ["src", "tests", "scripts", "examples"] {
+    for dir in ["src", "tests", "scripts", "examples", "python"] {
         for path in files_under(&root.join(dir)) {
             if Lang::of(&path).is_none() {
                 continue;

@@ -9,8 +9,9 @@ use super::lexer::{strip, without_test_items, Lang};
 const LAYERS: &[&[&str]] = &[
     &["render", "options"],
     &["games"],
-    &["search", "egdb"],
-    &["engine"],
+    &["search"],
+    // The endgame databases implement the search's oracle for their game.
+    &["engine", "egdb"],
     &["bench", "learn", "testkit"],
     &["registry"],
     &["session"],

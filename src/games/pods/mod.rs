@@ -377,7 +377,7 @@ impl GameOptions for Pods {
     }
     fn options(&self) -> Vec<GameOption> {
         let mut options = vec![
-            GameOption::new("pods_data", Kind::String, &self.data.source),
+            GameOption::new("pods_data", Kind::Path, &self.data.source),
             GameOption::new(
                 "pods_rotation",
                 Kind::Combo(&["0", "90", "180", "270"]),
