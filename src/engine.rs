@@ -122,6 +122,8 @@ pub trait AnyGame: Send {
     /// The position as a picture (board, pieces, last move, result) for `showboard svg` and
     /// `board_layout`.
     fn picture(&self) -> Picture;
+    /// The pieces in hand as their buttons draw them (`hand_svg`).
+    fn hand(&self) -> Vec<render::HandPiece>;
     /// The static evaluation (side to move's view) and its terms, if the game lists them.
     fn evaluation(&self) -> (i32, Vec<(&'static str, i32)>);
     /// The canonical notation of a move in the current position, without playing it.
@@ -404,6 +406,9 @@ impl<G: Game> AnyGame for GameState<G> {
             (word.to_string(), t.reason.to_string())
         });
         pic
+    }
+    fn hand(&self) -> Vec<render::HandPiece> {
+        self.game.hand(&self.pos)
     }
     fn evaluation(&self) -> (i32, Vec<(&'static str, i32)>) {
         (

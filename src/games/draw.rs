@@ -2,7 +2,7 @@
 //! SVG or JSON). Here rather than in `render/` so that the renderers know no game.
 
 use super::Notation;
-use crate::render::{Board, Picture, SideStyle, Style};
+use crate::render::{Board, HandPiece, Picture, SideStyle, Style};
 
 /// A game's drawing hook, separate from the rules.
 pub trait Draw: Notation {
@@ -37,5 +37,11 @@ pub trait Draw: Notation {
             last_move: None,
             result: None,
         }
+    }
+
+    /// The pieces each side holds off the board, one entry each, as its hand's buttons draw
+    /// them (`hand_svg`): none by default, for games without a hand of pieces to choose from.
+    fn hand(&self, _pos: &Self::Pos) -> Vec<HandPiece> {
+        Vec::new()
     }
 }

@@ -13,8 +13,29 @@ use super::tab::{Tab, TabError, MAX_MOVETIME};
 use super::{Entry, Tabs};
 
 const PAGE: &str = include_str!("page.html");
-const SCRIPT: &str = include_str!("page.js");
 const STYLE: &str = include_str!("page.css");
+/// The page's ES modules, served under `/js/`.
+const MODULES: &[(&str, &str)] = &[
+    ("main.js", include_str!("page/main.js")),
+    ("app.js", include_str!("page/app.js")),
+    ("state.js", include_str!("page/state.js")),
+    ("api.js", include_str!("page/api.js")),
+    ("board.js", include_str!("page/board.js")),
+    ("game.js", include_str!("page/game.js")),
+    ("analysis.js", include_str!("page/analysis.js")),
+    ("review.js", include_str!("page/review.js")),
+    ("records.js", include_str!("page/records.js")),
+    ("clock.js", include_str!("page/clock.js")),
+    ("options.js", include_str!("page/options.js")),
+];
+
+fn module(path: &str) -> Option<&'static str> {
+    let name = path.strip_prefix("/js/")?;
+    MODULES
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, text)| *text)
+}
 
 /// An HTTP answer: status, content type and body.
 #[derive(Debug)]
@@ -67,13 +88,17 @@ pub fn handle(tabs: &Tabs, method: &str, url: &str, body: &[u8]) -> Reply {
     let path = url.split('?').next().unwrap_or_default();
     match (method, path) {
         ("GET", "/") | ("GET", "/index.html") => Reply::text("text/html; charset=utf-8", PAGE),
-        ("GET", "/page.js") => Reply::text("text/javascript; charset=utf-8", SCRIPT),
         ("GET", "/page.css") => Reply::text("text/css; charset=utf-8", STYLE),
+        ("GET", p) if module(p).is_some() => Reply::text(
+            "text/javascript; charset=utf-8",
+            module(p).unwrap_or_default(),
+        ),
         ("POST", p) if p.starts_with("/api/") => match api(tabs, &p[5..], body) {
             Ok(v) => Reply::json(200, &v),
             Err(Refusal(status, message)) => Reply::error(status, &message),
         },
-        (_, "/") | (_, "/page.js") | (_, "/page.css") => Reply::error(405, "method not allowed"),
+        (_, "/") | (_, "/page.css") => Reply::error(405, "method not allowed"),
+        (_, p) if module(p).is_some() => Reply::error(405, "method not allowed"),
         (_, p) if p.starts_with("/api/") => Reply::error(405, "the API takes POST"),
         _ => Reply::error(404, "not found"),
     }
@@ -152,6 +177,16 @@ fn api(tabs: &Tabs, action: &str, body: &[u8]) -> Result<Value, Refusal> {
         }
         "undo" => tab.undo()?,
         "position" => tab.set_position(text(&args, "position")?)?,
+        "analyse" if args.contains_key("ply") => {
+            let ply = number(&args, "ply", 0)?;
+            return Ok(tab.analyse_at(
+                usize::try_from(ply).unwrap_or(usize::MAX),
+                number(&args, "depth", 8)?,
+                number(&args, "multipv", 1)?,
+                number(&args, "movetime", MAX_MOVETIME.min(2000))?,
+            )?);
+        }
+        "load_record" => tab.load_record(text(&args, "record")?)?,
         "analyse" => {
             let lines = tab.analyse(
                 number(&args, "depth", 8)?,
@@ -192,6 +227,28 @@ fn api(tabs: &Tabs, action: &str, body: &[u8]) -> Result<Value, Refusal> {
                     .ok_or_else(|| bad("'time_control' must be a string"))?;
                 tags.push(("TimeControl", tc));
             }
+            // Each move's mark and comment (a review's), as `mark_N` and `comment_N` fields.
+            let mut notes = Vec::new();
+            if let Some(list) = args.get("annotations") {
+                let list = list
+                    .as_array()
+                    .ok_or_else(|| bad("'annotations' must be a list"))?;
+                for (k, note) in list.iter().enumerate() {
+                    for key in ["mark", "comment"] {
+                        match note.get(key) {
+                            None | Some(Value::Null) => {}
+                            Some(Value::String(v)) if !v.is_empty() => {
+                                notes.push((format!("{key}_{}", k + 1), v.clone()))
+                            }
+                            Some(Value::String(_)) => {}
+                            Some(_) => {
+                                return Err(bad("an annotation's mark and comment are strings"))
+                            }
+                        }
+                    }
+                }
+            }
+            tags.extend(notes.iter().map(|(k, v)| (k.as_str(), v.as_str())));
             return Ok(tab.record([name(0)?, name(1)?], &tags)?);
         }
         "view" => {

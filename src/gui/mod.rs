@@ -8,6 +8,7 @@ mod api;
 mod engine;
 pub mod http;
 mod options;
+mod review;
 mod tab;
 
 use std::collections::HashMap;

@@ -17,6 +17,8 @@ pub const MAX_MOVETIME: u64 = 60_000;
 const MAX_POSITION: usize = 4096;
 /// Most lines an analysis may ask for.
 const MAX_MULTIPV: u64 = 8;
+/// Longest game record accepted (bytes; the request body's cap is 64 KiB).
+pub(super) const MAX_RECORD: usize = 60_000;
 /// Longest clock (ms): a day.
 const MAX_CLOCK: u64 = 86_400_000;
 
@@ -46,30 +48,35 @@ pub enum TabError {
 }
 
 /// The position after each ply, for the move list's navigation.
-struct Snapshot {
-    mv: Option<String>,
+pub(super) struct Snapshot {
+    pub(super) mv: Option<String>,
     position: String,
     svg: String,
-    layout: Value,
+    pub(super) layout: Value,
 }
 
 pub struct Tab {
-    engine: Engine,
+    pub(super) engine: Engine,
     control: Arc<Control>,
-    policy: Arc<Policy>,
+    pub(super) policy: Arc<Policy>,
     /// The options the current game was started with, for starting it again.
     set: Vec<(String, String)>,
     pub games: Vec<String>,
     pub options: Vec<OptionDecl>,
-    game: String,
-    history: Vec<Snapshot>,
+    pub(super) game: String,
+    pub(super) history: Vec<Snapshot>,
     legal: Vec<Value>,
     /// The streaming analysis's latest line per rank (best first).
     analysis: Vec<Value>,
+    /// The pieces in hand as the engine draws them (`hand_svg`): `{side, piece, svg}`.
+    hand: Vec<Value>,
+    /// Where a review has left the engine: the ply it analysed, `None` at the game's end. Any
+    /// other command first brings the engine back to the end ([`Tab::sync`]).
+    pub(super) engine_ply: Option<usize>,
     pub last_used: Instant,
 }
 
-fn json_body(text: &str) -> Result<Value, TabError> {
+pub(super) fn json_body(text: &str) -> Result<Value, TabError> {
     serde_json::from_str(text)
         .map_err(|_| TabError::Refused("the engine's JSON is unreadable".into()))
 }
@@ -92,6 +99,8 @@ impl Tab {
             history: Vec::new(),
             legal: Vec::new(),
             analysis: Vec::new(),
+            hand: Vec::new(),
+            engine_ply: None,
             last_used: Instant::now(),
         };
         tab.games = tab
@@ -133,6 +142,12 @@ impl Tab {
     }
 
     fn ask_for(&mut self, command: &str, timeout: Duration) -> Result<String, TabError> {
+        self.sync()?;
+        self.raw_ask(command, timeout)
+    }
+
+    /// Asks without first bringing the engine back to the game's end.
+    pub(super) fn raw_ask(&mut self, command: &str, timeout: Duration) -> Result<String, TabError> {
         self.last_used = Instant::now();
         let answer = self.engine.ask(command, timeout);
         self.last_used = Instant::now();
@@ -166,6 +181,8 @@ impl Tab {
 
     fn resync(&mut self) -> Result<(), TabError> {
         self.engine.restart()?;
+        // A fresh engine stands at the game's end, wherever a review had left the old one.
+        self.engine_ply = None;
         let wait = self.policy.answer;
         let ask = |engine: &mut Engine, command: &str| -> Result<String, TabError> {
             engine.ask(command, wait)?.map_err(TabError::Refused)
@@ -194,12 +211,12 @@ impl Tab {
         Ok(())
     }
 
-    fn ask(&mut self, command: &str) -> Result<String, TabError> {
+    pub(super) fn ask(&mut self, command: &str) -> Result<String, TabError> {
         self.ask_for(command, self.policy.answer)
     }
 
     /// The current position's picture, layout and legal moves, recorded as the latest ply.
-    fn refresh(&mut self, mv: Option<String>) -> Result<(), TabError> {
+    pub(super) fn refresh(&mut self, mv: Option<String>) -> Result<(), TabError> {
         let svg = self.ask("showboard svg")?;
         let layout = json_body(&self.ask("board_layout")?)?;
         let legal = match self.ask("legal_moves_json") {
@@ -212,6 +229,12 @@ impl Tab {
             Err(e) => return Err(e),
         };
         let position = layout["position"].as_str().unwrap_or_default().to_string();
+        // An engine without `hand_svg` (another program): the hand's buttons have words only.
+        self.hand = match self.ask("hand_svg") {
+            Ok(text) => text.lines().filter_map(hand_line).collect(),
+            Err(TabError::Refused(_)) => Vec::new(),
+            Err(e) => return Err(e),
+        };
         self.legal = legal;
         self.history.push(Snapshot {
             mv,
@@ -460,6 +483,7 @@ impl Tab {
             "svg": last.map(|s| s.svg.clone()),
             "layout": last.map(|s| s.layout.clone()),
             "legal": self.legal,
+            "hand": self.hand,
         })
     }
 
@@ -471,6 +495,14 @@ impl Tab {
             .ok_or(TabError::Invalid("no such ply"))?;
         Ok(json!({"ply": ply, "position": s.position, "svg": s.svg, "layout": s.layout}))
     }
+}
+
+/// `SIDE PIECE SVG`, a `hand_svg` line, as `{side, piece, svg}`.
+fn hand_line(line: &str) -> Option<Value> {
+    let mut words = line.splitn(3, ' ');
+    let (side, piece, svg) = (words.next()?, words.next()?, words.next()?);
+    svg.starts_with("<svg")
+        .then(|| json!({"side": side, "piece": piece, "svg": svg}))
 }
 
 /// `move X score cp S|mate N depth D pv ...` as a typed line.

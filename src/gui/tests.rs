@@ -381,3 +381,66 @@ fn fuzzed_requests_are_answered() {
         assert_eq!(status, 200, "{state}");
     }
 }
+/// A review steps the engine back along the game and forth again: each ply's analysis is of that
+/// ply's position, and the game goes on at its end afterwards; a record loads with every ply.
+#[test]
+fn a_review_analyses_each_ply_and_a_record_loads() {
+    let tabs = tabs(2);
+    let tab = open(&tabs);
+    let (_, state) = post(&tabs, "new", json!({"tab": tab, "game": "poddavki"}));
+    assert_eq!(state["game"], "poddavki");
+    for mv in ["c3-d4", "f6-e5"] {
+        let (status, body) = post(&tabs, "play", json!({"tab": tab, "move": mv}));
+        assert_eq!(status, 200, "{body}");
+    }
+    for ply in [2, 0, 1] {
+        let (status, a) = post(
+            &tabs,
+            "analyse",
+            json!({"tab": tab, "ply": ply, "depth": 2, "movetime": 60000}),
+        );
+        assert_eq!(status, 200, "{a}");
+        assert_eq!(a["ply"], ply);
+        let best = a["lines"][0]["move"]
+            .as_str()
+            .expect("a best move")
+            .to_string();
+        // The best move is one of that position's moves, with how it is entered.
+        assert_eq!(a["legal"][0]["move"], best.as_str(), "{a}");
+        let side = if ply % 2 == 0 { "white" } else { "black" };
+        assert_eq!(a["to_move"], side);
+    }
+    let (status, _) = post(&tabs, "analyse", json!({"tab": tab, "ply": 3}));
+    assert_eq!(status, 422);
+    // Back at the end: the game goes on from the last move.
+    let (status, body) = post(&tabs, "play", json!({"tab": tab, "move": "d4:f6"}));
+    assert_eq!(status, 200, "{body}");
+    let (_, record) = post(
+        &tabs,
+        "record",
+        json!({"tab": tab, "players": ["a", "b"],
+        "annotations": [{"mark": "?!", "comment": "+0.10/2 0.001s"}, null, {"mark": null}]}),
+    );
+    let text = record["text"].as_str().expect("a record");
+    assert!(
+        text.contains("1. c3-d4?! {+0.10/2 0.001s} f6-e5 2. d4xf6 *"),
+        "{text}"
+    );
+    // Loaded back from another game: the same moves, each ply to look at.
+    post(&tabs, "new", json!({"tab": tab, "game": "diamond"}));
+    let (status, state) = post(&tabs, "load_record", json!({"tab": tab, "record": text}));
+    assert_eq!(status, 200, "{state}");
+    assert_eq!(state["game"], "poddavki");
+    assert_eq!(state["moves"], json!(["c3-d4", "f6-e5", "d4:f6"]));
+    let (status, _) = post(&tabs, "view", json!({"tab": tab, "ply": 3}));
+    assert_eq!(status, 200);
+    // A record that is not one changes nothing.
+    let (status, _) = post(
+        &tabs,
+        "load_record",
+        json!({"tab": tab, "record": "1. zz *"}),
+    );
+    assert_eq!(status, 422);
+    let (_, after) = post(&tabs, "state", json!({"tab": tab}));
+    assert_eq!(after["moves"], state["moves"]);
+}

@@ -120,6 +120,16 @@ pub enum Hand {
     Pods(String),
 }
 
+/// A piece a side holds off the board, as the side's hand buttons show it: `id` is the piece as
+/// the notation writes it (`legal_moves_json`'s `piece`), `piece` how it is drawn (its point
+/// unused).
+#[derive(Clone, Debug, PartialEq)]
+pub struct HandPiece {
+    pub side: usize,
+    pub id: String,
+    pub piece: Piece,
+}
+
 /// A position as a picture: the board, the pieces, the hands, whose turn, the last move.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Picture {

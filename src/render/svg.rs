@@ -321,21 +321,33 @@ fn last_move(s: &mut String, pic: &Picture, f: &Frame) {
     }
 }
 
-fn leg_path(f: &Frame, cx: f64, cy: f64, leg: &Leg) -> String {
+/// One piece alone, as a hand's button shows it: a one-line SVG document of `size` pixels.
+pub fn piece(board: &Board, piece: &Piece, size: f64) -> String {
+    let mut s = format!(
+        r#"<svg xmlns="http://www.w3.org/2000/svg" class="tetrad-piece {}" width="{}" height="{}" viewBox="0 0 {} {}">"#,
+        piece.kind,
+        n(size),
+        n(size),
+        n(size),
+        n(size)
+    );
+    // A pod's long legs reach 0.6 of a unit from its centre.
+    draw_piece_at(&mut s, board, piece, size / 1.25, size / 2.0, size / 2.0);
+    s.push_str("</svg>");
+    s.replace('\n', "")
+}
+
+fn leg_path(unit: f64, cx: f64, cy: f64, leg: &Leg) -> String {
     let len = ((leg.dx * leg.dx + leg.dy * leg.dy) as f64).sqrt();
     // Screen direction (y down).
     let (ux, uy) = (leg.dx as f64 / len, -(leg.dy as f64) / len);
-    let r0 = f.unit * 0.27;
-    let r1 = if leg.long {
-        f.unit * 0.56
-    } else {
-        f.unit * 0.42
-    };
+    let r0 = unit * 0.27;
+    let r1 = if leg.long { unit * 0.56 } else { unit * 0.42 };
     let (x0, y0) = (cx + ux * r0, cy + uy * r0);
     let (x1, y1) = (cx + ux * r1, cy + uy * r1);
     if leg.long {
         // A long leg ends in an arrowhead: it reaches along the whole line.
-        let h = f.unit * 0.1;
+        let h = unit * 0.1;
         let (bx, by) = (x1 - ux * h, y1 - uy * h);
         let (px, py) = (-uy * h * 0.8, ux * h * 0.8);
         format!(
@@ -361,14 +373,16 @@ fn draw_piece(s: &mut String, pic: &Picture, piece: &Piece, f: &Frame) {
     let Some((x, y)) = point_xy(b, &piece.point) else {
         return;
     };
-    let (cx, cy) = (f.x(x), f.y(y));
-    let u = f.unit;
+    draw_piece_at(s, b, piece, f.unit, f.x(x), f.y(y));
+}
+
+fn draw_piece_at(s: &mut String, b: &Board, piece: &Piece, u: f64, cx: f64, cy: f64) {
     let side_word = piece.side.map_or("none", |i| b.sides[i].name);
-    let _ = write!(
-        s,
-        r#"<g class="piece {} {side_word}" data-point="{}">"#,
-        piece.kind, piece.point
-    );
+    let _ = write!(s, r#"<g class="piece {} {side_word}""#, piece.kind);
+    if !piece.point.is_empty() {
+        let _ = write!(s, r#" data-point="{}""#, piece.point);
+    }
+    s.push('>');
     let (fill, stroke) = match piece.side {
         Some(i) => (b.sides[i].fill, b.sides[i].stroke),
         None => ("#222222", "#000000"),
@@ -451,7 +465,7 @@ fn draw_piece(s: &mut String, pic: &Picture, piece: &Piece, f: &Frame) {
                     s,
                     r#"<path class="leg {}" d="{}" fill="none" stroke="{LINE_DARK}" stroke-width="{}" stroke-linecap="round"/>"#,
                     if leg.long { "long" } else { "short" },
-                    leg_path(f, cx, cy, leg),
+                    leg_path(u, cx, cy, leg),
                     n(if leg.long { u * 0.07 } else { u * 0.05 })
                 );
             }

@@ -2,6 +2,7 @@
 //! the one running search. It decides what every command does; front ends only translate text.
 
 mod egdb;
+mod load;
 mod options;
 mod record;
 mod worker;
@@ -46,6 +47,12 @@ pub enum SessionError {
     /// A tag `game_record` writes from the game itself.
     #[error("game_record: the tag {0} is written from the game, not given")]
     RecordTag(String),
+    /// A `mark_N` or `comment_N` field of `game_record` that cannot be written.
+    #[error("game_record: {0}")]
+    RecordAnnotation(String),
+    /// A record `load_record` cannot set up: malformed, or a move that is not legal.
+    #[error("load_record: {0}")]
+    LoadRecord(String),
     #[error("cannot start search: {0}")]
     Thread(#[from] std::io::Error),
     /// The hash table could not be had at the size asked; the engine has one of `kept` MiB.
@@ -208,6 +215,13 @@ impl Session {
     /// Selects a game (case-insensitive) and starts it from its start position. Unknown names
     /// change nothing.
     pub fn set_game(&mut self, name: &str) -> Result<(), SessionError> {
+        let game = self.fresh_game(name)?;
+        self.install(game);
+        Ok(())
+    }
+
+    /// A game of `name` at its start, under the game options set: not yet the session's.
+    fn fresh_game(&self, name: &str) -> Result<Box<dyn AnyGame>, SessionError> {
         let mut game = self.registry.find(name)?.new_state();
         let name = game.name();
         // Options of other games are kept for when those games come back; a game's own ones
@@ -221,6 +235,11 @@ impl Session {
         }
         // From the start position under those options (Pods' rotation).
         game.new_game();
+        Ok(game)
+    }
+
+    /// Makes `game` the session's game: a new game as far as the front ends can tell.
+    fn install(&mut self, mut game: Box<dyn AnyGame>) {
         // The one table goes on to the new game, emptied: nothing is allocated, so a switch
         // neither doubles the memory nor fails for want of it.
         let mut table = self.game.take_table();
@@ -229,7 +248,6 @@ impl Session {
         self.game = game;
         self.give_oracle();
         self.serial += 1;
-        Ok(())
     }
 
     pub fn new_game(&mut self) {
@@ -319,6 +337,11 @@ impl Session {
     /// The position as a picture (`showboard svg`, `board_layout`, `tetrad render`).
     pub fn picture(&self) -> Picture {
         self.game.picture()
+    }
+
+    /// The pieces in hand, as their buttons draw them (`hand_svg`).
+    pub fn hand(&self) -> Vec<crate::render::HandPiece> {
+        self.game.hand()
     }
 
     /// The static evaluation (side to move's view) and its terms, if the game lists them.

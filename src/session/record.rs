@@ -66,7 +66,33 @@ impl Session {
         .iter()
         .map(|(k, v)| (k.to_string(), v.to_string()))
         .collect();
+        let mut notes: Vec<Note> = vec![Note::default(); history.moves.len()];
         for (name, value) in fields {
+            if let Some((mark, ply)) = annotation(name) {
+                let note = ply
+                    .checked_sub(1)
+                    .and_then(|k| notes.get_mut(k))
+                    .ok_or_else(|| {
+                        SessionError::RecordAnnotation(format!("{name}: no such ply"))
+                    })?;
+                if mark {
+                    if !MARKS.contains(&value.as_str()) {
+                        return Err(SessionError::RecordAnnotation(format!(
+                            "{name}: a mark is one of {}",
+                            MARKS.join(" ")
+                        )));
+                    }
+                    note.mark = value.clone();
+                } else {
+                    if value.contains(['{', '}']) {
+                        return Err(SessionError::RecordAnnotation(format!(
+                            "{name}: a comment has no braces"
+                        )));
+                    }
+                    note.comment = value.clone();
+                }
+                continue;
+            }
             let lower = name.to_ascii_lowercase();
             let side = match lower.as_str() {
                 "p1" => Some(0),
@@ -148,6 +174,7 @@ impl Session {
         text.push('\n');
         text.push_str(&movetext(
             &history.moves,
+            &notes,
             white,
             format.spelling,
             result_text,
@@ -160,10 +187,33 @@ impl Session {
     }
 }
 
+/// What `game_record` writes after a move: a mark (`?!`) and a comment (`+0.35/12 0.512s`).
+#[derive(Clone, Debug, Default)]
+struct Note {
+    mark: String,
+    comment: String,
+}
+
+/// The marks a move may carry.
+const MARKS: &[&str] = &["!", "?", "!!", "??", "!?", "?!"];
+
+/// `mark_N` (true) or `comment_N` (false): an annotation of ply N (from 1), not a tag.
+fn annotation(name: &str) -> Option<(bool, usize)> {
+    let lower = name.to_ascii_lowercase();
+    let (mark, ply) = match lower.split_once('_')? {
+        ("mark", n) => (true, n),
+        ("comment", n) => (false, n),
+        _ => return None,
+    };
+    Some((mark, ply.parse().ok()?))
+}
+
 /// The moves with White's move numbers (`1...` first when the other side begins), spelled as
-/// the format writes them, then the result; wrapped as the arena wraps them.
+/// the format writes them, each with its mark and comment, then the result; wrapped as the
+/// arena wraps them.
 fn movetext(
     moves: &[(Side, String)],
+    notes: &[Note],
     white: usize,
     spelling: &[(char, char)],
     result: &str,
@@ -177,11 +227,15 @@ fn movetext(
         } else if k == 0 {
             tokens.push(format!("{number}..."));
         }
-        tokens.push(
-            mv.chars()
-                .map(|c| spelling.iter().find(|p| p.0 == c).map_or(c, |p| p.1))
-                .collect(),
-        );
+        let spelled: String = mv
+            .chars()
+            .map(|c| spelling.iter().find(|p| p.0 == c).map_or(c, |p| p.1))
+            .collect();
+        let note = &notes[k];
+        tokens.push(spelled + &note.mark);
+        if !note.comment.is_empty() {
+            tokens.push(format!("{{{}}}", note.comment));
+        }
         if !whites {
             number += 1;
         }

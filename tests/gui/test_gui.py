@@ -98,7 +98,7 @@ class GuiTest(unittest.TestCase):
 
     def setUp(self):
         self.browser.get(self.url)
-        self.wait(lambda: self.js("return st !== null && !busy && !thinking"))
+        self.wait(lambda: self.js("return !!window.tetrad && tetrad.idle()"))
 
     def js(self, script, *args):
         return self.browser.execute_script(script, *args)
@@ -137,17 +137,17 @@ class GuiTest(unittest.TestCase):
                        ".map((e) => e.getAttribute('data-move'))")
 
     def idle(self):
-        return self.js("return !busy && !thinking")
+        return self.js("return tetrad.idle()")
 
     def new_game(self, game, side):
         self.select("#engine-side", side)
         self.wait(self.idle, what="idle")
-        self.js("window.before = st")
+        self.js("window.before = tetrad.state.st")
         if self.el("#game").get_attribute("value") != game:
             self.select("#game", game)
         else:
             self.el("#new-game").click()
-        self.wait(lambda: self.js("return st !== window.before && st.game") == game and self.idle(), what="new game")
+        self.wait(lambda: self.js("return tetrad.state.st !== window.before && tetrad.state.st.game") == game and self.idle(), what="new game")
 
     def test_every_game_by_clicks(self):
         games = [o.get_attribute("value") for o in self.els("#game option")]
@@ -170,10 +170,10 @@ class GuiTest(unittest.TestCase):
                 # Loading the position string.
                 self.js("document.getElementById('position').value = arguments[0]", position)
                 self.el("#load-position").click()
-                self.wait(lambda: self.js("return st.position") == position and self.idle(), what="position loaded")
+                self.wait(lambda: self.js("return tetrad.state.st.position") == position and self.idle(), what="position loaded")
                 self.assertEqual(self.moves(), [])
                 # An illegal click changes nothing.
-                starts = set(p for m in self.js("return st.legal") for p in m["points"][:1])
+                starts = set(p for m in self.js("return tetrad.state.st.legal") for p in m["points"][:1])
                 # Found and clicked in one script, as in click(): the board may be redrawn between calls.
                 clicked_off = move["piece"] is None and self.js(
                     "const starts = new Set(arguments[0]);"
@@ -183,9 +183,9 @@ class GuiTest(unittest.TestCase):
                     "return !!e;", sorted(starts))
                 if clicked_off:
                     self.assertIn("no legal move", self.el("#status").text)
-                    self.assertEqual(self.js("return st.position"), position)
+                    self.assertEqual(self.js("return tetrad.state.st.position"), position)
                 # The engine plays the side not to move; the move is entered by clicks.
-                mover = self.js("return toMoveIndex()")
+                mover = self.js("return tetrad.toMoveIndex()")
                 self.select("#engine-side", "second" if mover == 0 else "first")
                 if move["no_points"]:
                     self.el("#swap").click()
@@ -207,7 +207,7 @@ class GuiTest(unittest.TestCase):
                     lines = lambda: self.js("return [...document.querySelectorAll('#analysis [data-move]')]"
                                             ".map((e) => [e.getAttribute('data-move'), +e.getAttribute('data-depth')])")
                     self.wait(lambda: len(lines()) >= 2, what="analysis lines")
-                    legal = set(m["move"] for m in self.js("return st.legal"))
+                    legal = set(m["move"] for m in self.js("return tetrad.state.st.legal"))
                     for line, _depth in lines():
                         self.assertIn(line, legal)
                     first = max(d for _, d in lines())
@@ -234,7 +234,7 @@ class GuiTest(unittest.TestCase):
                 # Taking back returns to the loaded position.
                 self.el("#undo").click()
                 self.wait(lambda: self.moves() == [] and self.idle(), what="take back")
-                self.assertEqual(self.js("return st.position"), position)
+                self.assertEqual(self.js("return tetrad.state.st.position"), position)
 
     def test_flip_turns_the_labels_with_the_board(self):
         games = [o.get_attribute("value") for o in self.els("#game option")]
@@ -242,7 +242,7 @@ class GuiTest(unittest.TestCase):
         label_x = ("return Object.fromEntries([...document.querySelectorAll('#board text.coord')]"
                    ".map((t) => [t.textContent, t.getBoundingClientRect().x]))")
         before = self.js(label_x)
-        files = [f["label"] for f in self.js("return st.layout.files")]
+        files = [f["label"] for f in self.js("return tetrad.state.st.layout.files")]
         first, last = files[0], files[-1]
         self.assertLess(before[first], before[last])
         self.el("#flip").click()
@@ -280,15 +280,16 @@ class GuiTest(unittest.TestCase):
         games = [o.get_attribute("value") for o in self.els("#game option")]
         self.new_game(games[0], "none")
         self.assertFalse(self.el("#clocks").get_attribute("hidden"))
-        sides = [s["name"] for s in self.js("return st.layout.sides")]
+        sides = [s["name"] for s in self.js("return tetrad.state.st.layout.sides")]
         self.wait(lambda: self.el("#status").text.startswith("game over"), timeout=30, what="the flag")
-        self.assertEqual(self.el("#status").text, "game over: %s time" % sides[1])
+        self.assertEqual(self.el("#status").text, "game over: %s wins (time)" % sides[1])
         self.assertTrue(self.el("#clock-0").text.endswith("0:00.0"))
         # On a clock, the engine is told its time and answers; its clock has run meanwhile.
         self.el("#clock-base").clear()
         self.el("#clock-base").send_keys("30")
         self.new_game(games[0], "second")
-        self.js("clickPoint(st.legal[0].points[0]); if (st.legal[0].points[1]) clickPoint(st.legal[0].points[1])")
+        self.js("const st = tetrad.state.st; tetrad.clickPoint(st.legal[0].points[0]);"
+                " if (st.legal[0].points[1]) tetrad.clickPoint(st.legal[0].points[1])")
         self.wait(lambda: len(self.moves()) == 2 and self.idle(), what="the engine's answer")
         self.assertNotEqual(self.el("#clock-1").text, "%s 0:30.0" % sides[1])
         self.assertFalse(self.el("#status").text.startswith("game over"))
@@ -302,9 +303,146 @@ class GuiTest(unittest.TestCase):
         self.new_game(games[0], "none")
         self.select("#engine-side", "both")
         self.wait(lambda: self.el("#status").text.startswith("game over"), timeout=240, what="the game's end")
-        result = self.js("return st.layout.result")
-        self.assertTrue(self.el("#status").text.endswith(result["outcome"] + " " + result["reason"]))
+        result = self.js("return tetrad.state.st.layout.result")
+        # The status words the result as the board's caption does.
+        words = "draw" if result["outcome"] == "draw" else result["outcome"] + " wins"
+        self.assertEqual(self.el("#status").text, "game over: %s (%s)" % (words, result["reason"]))
         self.assertGreater(len(self.moves()), 4)
+
+    def play_by_clicks(self, plies, seed):
+        """Seeded random legal moves entered by clicks (the hand's button first for a piece from
+        the hand), both sides played by the page's user."""
+        rng = random.Random(seed)
+        for k in range(plies):
+            if self.js("return !!tetrad.state.st.layout.result"):
+                break
+            legal = self.js("return tetrad.state.st.legal")
+            move = rng.choice(sorted(legal, key=lambda m: m["move"]))
+            if move["no_points"]:
+                self.click('#hand [data-move="%s"]' % move["move"])
+            else:
+                if move["piece"] is not None:
+                    self.click('#hand [data-piece="%s"]' % move["piece"])
+                for p in move["points"]:
+                    self.click('#board .hit[data-point="%s"]' % p)
+                if self.els('#choices [data-choice="%s"]' % move["move"]):
+                    self.click('#choices [data-choice="%s"]' % move["move"])
+            self.wait(lambda: len(self.moves()) == k + 1 and self.idle(), what="move %d played" % (k + 1))
+
+    def review(self, depth):
+        """Reviews the game on the board at a fixed depth (the time no limit), as a test must."""
+        self.js("document.getElementById('review-depth').value = arguments[0];"
+                "document.getElementById('review-time').value = 60000", depth)
+        total = len(self.moves()) + 1
+        self.click("#review")
+        self.wait(lambda: self.el("#review-progress").text == "%d/%d" % (total, total) and self.idle(),
+                  timeout=120, what="the review")
+
+    def test_review_of_a_game_played_by_clicks(self):
+        self.new_game("poddavki", "none")
+        self.play_by_clicks(16, seed=5)
+        moves = self.moves()
+        self.review(depth=4)
+        notes = self.js("return [...document.querySelectorAll('#moves [data-move]')].map((e) =>"
+                        " [e.getAttribute('data-move'), e.getAttribute('data-loss'), e.getAttribute('data-mark')])")
+        self.assertEqual([n[0] for n in notes], moves)
+        for _move, loss, mark in notes:
+            self.assertGreaterEqual(int(loss), 0)
+            # docs/gui.md's thresholds, in the engine's units
+            expected = "blunder" if int(loss) >= 300 else "mistake" if int(loss) >= 100 else \
+                "inaccuracy" if int(loss) >= 50 else None
+            self.assertEqual(mark, expected)
+        marked = [k for k, n in enumerate(notes) if n[2]]
+        self.assertTrue(marked, "random moves, and not one marked: %s" % notes)
+        for el in ("#accuracy-first", "#accuracy-second"):
+            self.assertTrue(0 <= float(self.el(el).text) <= 100, self.el(el).text)
+        # A marked move selected: the position before it, and the move the engine preferred.
+        k = marked[0]
+        self.click('#moves [data-ply="%d"]' % (k + 1))
+        self.wait(lambda: self.el("#better-move").text, what="the better move")
+        better = self.el("#better-move").text
+        self.assertNotEqual(better, moves[k])
+        self.gtp.ask("set_game poddavki")
+        for m in moves[:k]:
+            self.gtp.ask("play " + m)
+        self.assertIn(better, self.gtp.ask("legal_moves").split())
+        self.assertTrue(self.els("#board .hit.better"))
+        shots = os.environ.get("GUI_SCREENSHOTS")
+        if shots:
+            os.makedirs(shots, exist_ok=True)
+            self.browser.save_screenshot(os.path.join(shots, "gui-review.png"))
+        # The annotated record: each move with its comment as the arena writes them, the marks.
+        self.click("#save-game")
+        self.wait(lambda: self.el("#save-game").get_attribute("data-file"), what="the record")
+        text = self.el("#save-game").get_attribute("data-record")
+        self.js("document.getElementById('save-game').removeAttribute('data-file')")
+        comments = re.findall(r"\{([^}]*)\}", text)
+        self.assertEqual(len(comments), len(moves), text)
+        for c in comments:
+            self.assertRegex(c, r"^([+-]?\d+\.\d\d|[+-]M\d+)/\d+ \d+\.\d+s$")
+        symbol = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
+        for k in marked:
+            spelled = moves[k].replace(":", "x")
+            self.assertRegex(text, r"(^|\s)%s%s(\s|$)" % (re.escape(spelled), re.escape(symbol[notes[k][2]])))
+        # ... loaded back: the same game, stepped through from its start.
+        self.new_game("pods-standard", "none")
+        self.js("document.getElementById('record').value = arguments[0]", text)
+        self.click("#load-record")
+        self.wait(lambda: self.moves() == moves and self.idle(), what="the record loaded")
+        self.assertEqual(self.el("#game").get_attribute("value"), "poddavki")
+        self.click("#nav-first")
+        self.wait(lambda: self.js("return tetrad.state.viewPly") == 0, what="the record's start")
+
+    def test_a_pdn_pydraughts_wrote_loads(self):
+        try:
+            import draughts
+            from draughts.PDN import PDNReader, PDNWriter
+        except ImportError:
+            browser.missing("pydraughts (pip install pydraughts)", "the PDN test")
+        import tempfile
+        board = draughts.Board("russian")
+        rng = random.Random(3)
+        for _ in range(12):
+            board.push(rng.choice(sorted(board.legal_moves(), key=lambda m: m.pdn_move)))
+        folder = tempfile.mkdtemp(prefix="test-gui-pdn-")
+        try:
+            path = os.path.join(folder, "game.pdn")
+            PDNWriter(filename=path, board=board, tags={"Event": "pydraughts"})
+            played = PDNReader(filename=path).games[0].moves
+            self.new_game("phutball", "none")
+            # The file chosen, as a person would.
+            self.el("#record-file").send_keys(path)
+            self.wait(lambda: len(self.moves()) == len(played) and self.idle(), what="the PDN loaded")
+        finally:
+            shutil.rmtree(folder, True)
+        self.assertEqual(self.el("#game").get_attribute("value"), "poddavki")
+        # pydraughts writes a capture chain by its ends (d4xh4), the engine by every landing (d4:f2:h4)
+        ends = lambda m: (re.split("[-x:]", m)[0], re.split("[-x:]", m)[-1])
+        self.assertEqual([ends(m) for m in self.moves()], [ends(m) for m in played])
+        pieces = lambda fen: sorted((part[0], sq) for part in fen.split(":")[1:] for sq in part[1:].split(",") if sq)
+        self.assertEqual(pieces(self.js("return tetrad.state.st.position")), pieces(board.fen))
+
+    def test_pods_in_hand_are_drawn(self):
+        for game in ("pods-standard", "pods-advanced"):
+            with self.subTest(game=game):
+                self.new_game(game, "none")
+                buttons = self.js("return [...document.querySelectorAll('#hand [data-piece]')].map((b) =>"
+                                  " [b.getAttribute('data-piece'), b.querySelectorAll('svg .leg').length])")
+                pieces = sorted(set(m["piece"] for m in self.js("return tetrad.state.st.legal") if m["piece"]))
+                self.assertEqual([b[0] for b in buttons], pieces)
+                for piece, legs in buttons:
+                    self.assertGreater(legs, 0, piece)
+                shots = os.environ.get("GUI_SCREENSHOTS")
+                if shots and game == "pods-standard":
+                    os.makedirs(shots, exist_ok=True)
+                    self.browser.save_screenshot(os.path.join(shots, "gui-pods-hand.png"))
+                # The other side's pods once it is its turn: its own legs, as its pods stand.
+                self.play_by_clicks(1, seed=1)
+                pictures = self.js("return [...document.querySelectorAll('#hand [data-piece] svg g')]"
+                                   ".map((g) => g.getAttribute('class'))")
+                side = self.js("return tetrad.state.st.layout.to_move")
+                self.assertTrue(pictures)
+                self.assertTrue(all(c.split()[-1] == side for c in pictures), pictures)
 
 
 if __name__ == "__main__":

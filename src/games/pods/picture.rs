@@ -7,7 +7,7 @@ use super::position::{self, pod_char, Pos, BLACK, WHITE};
 use super::Pods;
 use crate::games::Draw;
 use crate::render::{
-    self, Board, Hand, Leg, Line, Picture, Piece, PodType, Point, SideStyle, Style,
+    self, Board, Hand, HandPiece, Leg, Line, Picture, Piece, PodType, Point, SideStyle, Style,
 };
 
 impl Pods {
@@ -82,6 +82,27 @@ impl Pods {
 }
 
 impl Draw for Pods {
+    /// Each pod in each hand, named as a placement names it (`A@c3`: upper case for both sides).
+    fn hand(&self, pos: &Pos) -> Vec<HandPiece> {
+        [WHITE, BLACK]
+            .into_iter()
+            .flat_map(|colour| {
+                (0..POD_COUNT)
+                    .filter(move |l| pos.hand[colour] & (1 << l) != 0)
+                    .map(move |l| HandPiece {
+                        side: colour,
+                        id: pod_char(WHITE, l).to_string(),
+                        piece: Piece {
+                            point: String::new(),
+                            kind: "pod",
+                            side: Some(colour),
+                            label: Some(pod_char(colour, l)),
+                        },
+                    })
+            })
+            .collect()
+    }
+
     fn picture(&self, pos: &Pos) -> Picture {
         let pieces = (0..POINTS)
             .filter_map(|p| {

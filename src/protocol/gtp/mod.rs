@@ -507,6 +507,27 @@ impl Gtp {
                 let record = session.game_record(&fields)?;
                 Ok(format!("{}\n{}", record.extension, record.text))
             }
+            Cmd::LoadRecord(text) => {
+                let (game, moves) = session.load_record(&text)?;
+                Ok(if moves.is_empty() {
+                    game.to_string()
+                } else {
+                    format!("{game}\n{}", moves.join(" "))
+                })
+            }
+            Cmd::HandSvg => {
+                let board = session.picture().board;
+                let sides = session.side_names();
+                let lines: String = session
+                    .hand()
+                    .iter()
+                    .map(|h| {
+                        let svg = render::svg::piece(&board, &h.piece, 48.0);
+                        format!("\n{} {} {svg}", sides[h.side], h.id)
+                    })
+                    .collect();
+                Ok(lines)
+            }
             Cmd::GameResult => Ok(match session.result() {
                 Some(t) => format!("{} {}", session.result_word(), t.reason),
                 None => "ongoing".into(),

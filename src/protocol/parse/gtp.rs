@@ -43,6 +43,10 @@ pub enum Gtp {
     LegalMovesJson,
     /// `game_record [NAME=VALUE ...]`: the game so far as a PGN (or the game's own) record.
     GameRecord(Vec<(String, String)>),
+    /// `load_record RECORD`: a PGN/PDN record on one line, set up (game, position, moves).
+    LoadRecord(String),
+    /// `hand_svg`: each piece in hand as an SVG picture, for a GUI's hand buttons.
+    HandSvg,
     Perft(u32),
     GameResult,
     SideToMove,
@@ -226,6 +230,19 @@ pub static GTP_COMMANDS: &[GtpCommand] = &[
         "game_record",
         "game_record [NAME=VALUE ...]: the game as a PGN record (PDN for draughts), for files",
         |a| Ok(Gtp::GameRecord(whole(a, record_fields, "NAME=VALUE ...")?)),
+    ),
+    sync(
+        "load_record",
+        "load_record RECORD: sets up a PGN record (PDN for draughts) given on one line: its game, position and moves",
+        |a| match a {
+            "" => Err(ParseError::Expected("a record")),
+            a => Ok(Gtp::LoadRecord(a.to_string())),
+        },
+    ),
+    sync(
+        "hand_svg",
+        "each piece in hand as an SVG picture, one a line: SIDE PIECE SVG",
+        |a| no_args(Gtp::HandSvg, a),
     ),
     asynchronous(
         "perft",
