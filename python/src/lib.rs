@@ -649,27 +649,20 @@ impl VecEnv {
                 .collect::<Vec<_>>();
             let chunks = &mut *chunks;
             py.allow_threads(|| {
-                if chunks.len() == 1 {
-                    for ((((c, o), m), r), (d, a)) in chunks
-                        .iter_mut()
-                        .zip(o)
-                        .zip(m)
-                        .zip(r)
-                        .zip(d.into_iter().zip(&a))
-                    {
-                        c.step(a, o, m, r, d);
-                    }
-                    return;
-                }
+                // The first chunk runs on this thread, the others each on one of their own.
                 std::thread::scope(|s| {
-                    for ((((c, o), m), r), (d, a)) in chunks
+                    let mut jobs = chunks
                         .iter_mut()
                         .zip(o)
                         .zip(m)
                         .zip(r)
-                        .zip(d.into_iter().zip(&a))
-                    {
+                        .zip(d.into_iter().zip(&a));
+                    let first = jobs.next();
+                    for ((((c, o), m), r), (d, a)) in jobs {
                         s.spawn(move || c.step(a, o, m, r, d));
+                    }
+                    if let Some(((((c, o), m), r), (d, a))) = first {
+                        c.step(a, o, m, r, d);
                     }
                 })
             });
