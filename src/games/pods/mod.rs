@@ -18,6 +18,7 @@ use crate::options::{GameOption, Kind};
 
 pub mod board;
 pub mod data;
+pub mod dfpn;
 pub mod eval;
 mod learned;
 pub mod movegen;
