@@ -11,8 +11,12 @@ usage: python3 scripts/dense_genmove.py [--bin target/release/tetrad] [--movetim
 goal) taken away, so that it must stop the opponent's threat.
 """
 import argparse
-import subprocess
-import time
+import os
+import sys
+
+# The repository's protocol client (python/tetrad/engine.py, standard library only).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "python"))
+from tetrad.engine import Engine  # noqa: E402
 
 POSITIONS = [
     "15/2X4X3X2X/X1X1XXXX1X4X/X5X1X6/1X3X4X1X2/2X2X2X1X4/2XX1X3XXX1XX/2XXXX1X1XX3X/X1X1X1X1X1X3X/1X1X1X3XXX1X1/X3XX1OXX1XX1X/4X2X1X2XX1/1XX6X5/1XXX2X2XXXX2/10X4/X1X4X3X1X1/6X1X2X1X1/4X1X2X2XX1/X2XXXX2X3X1/2X1X2X3X2X/15 r",
@@ -59,25 +63,17 @@ def threatened(pos):
     return "/".join(compress(r) for r in rows) + " " + side
 
 
-def answer(proc):
-    lines = []
-    while True:
-        line = proc.stdout.readline()
-        if line in ("", "\n"):
-            return " / ".join(lines)
-        lines.append(line.rstrip("\n"))
+# Generous: a dense position's legal_moves answer is about 100 MB of text.
+COMMAND_TIMEOUT = 600.0
 
 
 def run(binary, movetime, pos):
-    proc = subprocess.Popen([binary], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.DEVNULL, text=True, bufsize=1)
+    engine = Engine.popen([binary], protocol="gtp", timeout=COMMAND_TIMEOUT)
 
     def cmd(c):
-        t = time.monotonic()
-        proc.stdin.write(c + "\n")
-        proc.stdin.flush()
-        a = answer(proc)
-        return a, time.monotonic() - t
+        a = engine.ask(c)
+        text = ("= " if a.ok else "? ") + a.text
+        return " / ".join(text.splitlines()), a.received - a.sent
 
     for c in ["set_game phutball", "set_position " + pos, "set_option movetime %d" % movetime]:
         cmd(c)
@@ -85,10 +81,9 @@ def run(binary, movetime, pos):
     for c in ["genmove"] + AFTER:
         a, t = cmd(c)
         report.append("%s %.2fs [%s]" % (c, t, a[:32]))
-    with open("/proc/%d/status" % proc.pid) as f:
+    with open("/proc/%d/status" % engine.pid) as f:
         hwm = next(l for l in f if l.startswith("VmHWM")).split()[1]
-    cmd("quit")
-    proc.wait()
+    engine.quit()
     print("%s... %s | %s | peak RSS %d MiB" % (pos[:20], pos[-1], " | ".join(report),
                                               int(hwm) // 1024), flush=True)
 

@@ -9,8 +9,13 @@ usage: python3 scripts/egdb_openings.py [--bin target/release/tetrad] [--count 1
            [--nodes 3000] [--seed 2026] > openings.txt
 """
 import argparse
+import os
 import random
-import subprocess
+import sys
+
+# The repository's protocol client (python/tetrad/engine.py, standard library only).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "python"))
+from tetrad.engine import Engine, EngineError  # noqa: E402
 
 
 def main():
@@ -20,21 +25,16 @@ def main():
     ap.add_argument("--nodes", type=int, default=3000)
     ap.add_argument("--seed", type=int, default=2026)
     args = ap.parse_args()
-    engine = subprocess.Popen([args.bin], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        engine = Engine.popen([args.bin], protocol="gtp", timeout=120.0)
+    except EngineError as e:
+        raise SystemExit(str(e))
 
     def gtp(cmd):
-        engine.stdin.write(cmd + "\n")
-        engine.stdin.flush()
-        lines = []
-        while True:
-            line = engine.stdout.readline()
-            if line in ("\n", ""):
-                break
-            lines.append(line.rstrip("\n"))
-        answer = "\n".join(lines)
-        if not answer.startswith("="):
-            raise SystemExit(f"{cmd}: {answer}")
-        return answer[2:]
+        try:
+            return engine.command(cmd)
+        except EngineError as e:
+            raise SystemExit(f"{cmd}: {e}")
 
     def pieces(fen):
         return sum(len([s for s in part[1:].split(",") if s]) for part in fen.split(":")[1:])
@@ -63,7 +63,7 @@ def main():
         if going and 8 <= pieces(fen) <= 10 and gtp("game_result") == "ongoing" and fen not in seen:
             seen.append(fen)
     print("\n".join(seen))
-    gtp("quit")
+    engine.quit()
 
 
 if __name__ == "__main__":

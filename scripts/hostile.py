@@ -37,6 +37,10 @@ from concurrent.futures import ThreadPoolExecutor
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
+# The repository's protocol client (python/tetrad/engine.py, standard library only), for the
+# plain requests; the sessions themselves write raw bytes through a relay and check the framing.
+sys.path.insert(0, os.path.join(ROOT, "python"))
+from tetrad.engine import Engine  # noqa: E402
 MARKER = "TETRAD_HOSTILE_RUN"
 # Generous bounds on expected events, not measurements: the machine may be loaded.
 ORPHAN_GRACE = 15.0
@@ -469,10 +473,8 @@ def run_session(index, args, games, run_id):
 
 
 def list_games(engine):
-    out = subprocess.run([engine], input="list_games\n", capture_output=True, text=True,
-                         timeout=60).stdout
-    body = out.split("\n\n")[0]
-    return [l.lstrip("= ").strip() for l in body.splitlines() if l.strip()]
+    with Engine.popen([engine], protocol="gtp", timeout=60.0) as e:
+        return e.command("list_games").split()
 
 
 def main():

@@ -1,25 +1,33 @@
 #!/usr/bin/env python3
 """Measures how fast tetrad answers, per game (UGI dialect): the round trip of `go depth 1` at
 the start position after `isready` (what a search costs before its `bestmove`), `stop` during
-`go infinite`, `isready` during a search, and how long `go wtime/btime` searches take against
-the clock.
+`go infinite`, `isready` during a search, and how long `go` searches take against a 1 s + 10 ms
+clock.
 
 usage: python3 scripts/latency.py [--bin target/release/tetrad] [--runs 20] [--round-trip-only]
 """
 import argparse
+import os
 import statistics
-import subprocess
+import sys
 import time
 
+# The repository's protocol client (python/tetrad/engine.py, standard library only).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "python"))
+from tetrad.engine import Engine, Limit  # noqa: E402
 
 
 def list_games(binary):
     """The games the engine plays, as its GTP `list_games` names them."""
-    out = subprocess.run([binary], input="list_games\nquit\n", capture_output=True, text=True, timeout=20).stdout
-    first = out.split("\n\n")[0]
-    if not first.startswith("="):
-        raise RuntimeError(f"list_games failed: {first!r}")
-    return first[1:].split()
+    with Engine.popen([binary], protocol="gtp") as e:
+        return e.command("list_games").split()
+
+
+def until(engine, word):
+    """Read raw lines up to the first one starting with ``word``; the time it arrived."""
+    while engine.read_line().split()[:1] != [word]:
+        pass
+    return time.monotonic()
 
 
 def main():
@@ -30,50 +38,28 @@ def main():
     ap.add_argument("--round-trip-only", action="store_true", help="only the `go depth 1` round trip")
     args = ap.parse_args()
     for game in args.game or list_games(args.bin):
-        p = subprocess.Popen([args.bin], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
-
-        def send(s):
-            p.stdin.write(s + "\n")
-            p.stdin.flush()
-
-        def until(prefix):
-            while True:
-                line = p.stdout.readline()
-                if not line:
-                    raise RuntimeError("engine died")
-                if line.startswith(prefix):
-                    return line
-
-        send("uci")
-        until("uciok")
-        send(f"setoption name UCI_Variant value {game}")
+        e = Engine.popen([args.bin], protocol="uci")
+        e.configure({"UCI_Variant": game})
         trips, stops, readies, clocks = [], [], [], []
         for _ in range(args.runs):
-            send("position startpos")
-            send("isready")
-            until("readyok")
+            e.send("position startpos")
+            e.send("isready")
+            until(e, "readyok")
             t = time.monotonic()
-            send("go depth 1")
-            until("bestmove")
-            trips.append((time.monotonic() - t) * 1000)
+            e.send("go depth 1")
+            trips.append((until(e, "bestmove") - t) * 1000)
         for _ in range(0 if args.round_trip_only else args.runs):
-            send("position startpos")
-            send("go infinite")
+            e.send("position startpos")
+            e.send("go infinite")
             time.sleep(0.2)
             t = time.monotonic()
-            send("isready")
-            until("readyok")
-            readies.append((time.monotonic() - t) * 1000)
+            e.send("isready")
+            readies.append((until(e, "readyok") - t) * 1000)
             t = time.monotonic()
-            send("stop")
-            until("bestmove")
-            stops.append((time.monotonic() - t) * 1000)
-            t = time.monotonic()
-            send("go wtime 1000 btime 1000 winc 10 binc 10")
-            until("bestmove")
-            clocks.append((time.monotonic() - t) * 1000)
-        send("quit")
-        p.wait(timeout=5)
+            e.send("stop")
+            stops.append((until(e, "bestmove") - t) * 1000)
+            clocks.append(e.play(None, Limit(clock=(1, 1, 0.01, 0.01))).elapsed * 1000)
+        e.quit()
         trip = f"{game:<14} go depth 1 round trip ms: median {statistics.median(trips):5.2f} max {max(trips):6.2f}"
         print(trip, flush=True)
         if args.round_trip_only:

@@ -15,9 +15,12 @@ geometric mean of the per-position speed-ups. Standard library only.
 import argparse
 import json
 import math
-import subprocess
+import os
 import sys
-import time
+
+# The repository's protocol client (python/tetrad/engine.py, standard library only).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "python"))
+from tetrad.engine import Engine, EngineError, Limit, kill_all  # noqa: E402
 
 
 def positions(path, every, limit):
@@ -32,42 +35,21 @@ def positions(path, every, limit):
     return found[:limit]
 
 
-class Engine:
-    def __init__(self, path, threads, game):
-        self.proc = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     text=True, bufsize=1)
-        self.send("ugi")
-        self.wait("ugiok")
-        self.send("setoption name UCI_Variant value %s" % game)
-        self.send("setoption name Threads value %d" % threads)
-        self.send("isready")
-        self.wait("readyok")
+# A bound on one search to the asked depth, so that a stuck engine ends the run.
+SEARCH_TIMEOUT = 3600.0
 
-    def send(self, line):
-        self.proc.stdin.write(line + "\n")
-        self.proc.stdin.flush()
 
-    def wait(self, token):
-        while True:
-            line = self.proc.stdout.readline()
-            if not line:
-                raise SystemExit("ttd: the engine ended before '%s'" % token)
-            if line.split()[:1] == [token]:
-                return line
+def start(path, threads, game):
+    """A UGI engine playing ``game`` with ``threads`` search threads."""
+    e = Engine.popen([path], protocol="ugi", search_timeout=SEARCH_TIMEOUT)
+    e.configure({"UCI_Variant": game, "Threads": threads})
+    return e
 
-    def seconds_to_depth(self, start, moves, depth):
-        self.send("uginewgame")
-        self.send("isready")
-        self.wait("readyok")
-        self.send("position fen %s moves %s" % (start, " ".join(moves)))
-        t = time.perf_counter()
-        self.send("go depth %d" % depth)
-        self.wait("bestmove")
-        return time.perf_counter() - t
 
-    def close(self):
-        self.send("quit")
-        self.proc.wait()
+def seconds_to_depth(engine, start_pos, moves, depth):
+    """From ``go`` sent to ``bestmove`` received, after ``uginewgame``."""
+    engine.command("uginewgame")
+    return engine.play(start_pos, Limit(depth=depth), moves=moves).elapsed
 
 
 def spec(text):
@@ -89,16 +71,20 @@ def main(argv):
     if not todo:
         raise SystemExit("ttd: no positions in %s" % args.games)
     game = todo[0][0]
-    engines = [Engine(path, threads, game) for path, threads in args.specs]
-    totals = [0.0] * len(engines)
-    log_ratios = [0.0] * len(engines)
-    for _, start, moves in todo:
-        times = [e.seconds_to_depth(start, moves, args.depth) for e in engines]
-        for i, t in enumerate(times):
-            totals[i] += t
-            log_ratios[i] += math.log(times[0] / max(t, 1e-6))
-    for e in engines:
-        e.close()
+    try:
+        engines = [start(path, threads, game) for path, threads in args.specs]
+        totals = [0.0] * len(engines)
+        log_ratios = [0.0] * len(engines)
+        for _, start_pos, moves in todo:
+            times = [seconds_to_depth(e, start_pos, moves, args.depth) for e in engines]
+            for i, t in enumerate(times):
+                totals[i] += t
+                log_ratios[i] += math.log(times[0] / max(t, 1e-6))
+        for e in engines:
+            e.quit()
+    except EngineError as e:
+        kill_all()
+        raise SystemExit("ttd: %s" % e)
     print("%d positions of %s, depth %d" % (len(todo), game, args.depth))
     for (path, threads), total, logs in zip(args.specs, totals, log_ratios):
         print("%s:%d  total %.2f s  speed-up %.3f  geometric mean %.3f"

@@ -28,8 +28,9 @@ pub const TARGETS: [(&str, Target); 3] = [
 /// input stays fast.
 const MAX_MOVES: usize = 64;
 
-/// Byte 0 picks the game (its index in `GameKind::ALL`, modulo their number); the rest is text: the first line a position string (empty
-/// means the start position), each further line a move to parse and play.
+/// Byte 0 picks the game (its index in `GameKind::all()`, modulo their number); the rest is
+/// text: the first line a position string (empty means the start position), each further line
+/// a move to parse and play.
 ///
 /// Properties: a parsed position formats to a string that parses to the same position and
 /// hash; a parsed move formats to a string that parses to the same move; playing it gives a
@@ -39,7 +40,7 @@ pub fn game_text(data: &[u8]) {
         return;
     };
     let text = String::from_utf8_lossy(rest);
-    let kind = GameKind::ALL[usize::from(pick) % GameKind::ALL.len()];
+    let kind = GameKind::all()[usize::from(pick) % GameKind::all().len()];
     kind.visit(Lines(&text));
 }
 
@@ -137,7 +138,7 @@ pub fn protocol(data: &[u8]) {
 /// is read back and played too (the data target's first input covered 1,552 edges of the
 /// built-in data and the next ones 1,433).
 pub fn warm_up() {
-    for kind in GameKind::ALL {
+    for kind in GameKind::all() {
         kind.visit(WarmUp);
     }
     pods_data(PodsData::builtin().to_text().as_bytes());

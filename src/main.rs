@@ -4,8 +4,9 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
+use tetrad::games::GameKind;
 use tetrad::protocol::{self, Dialect};
-use tetrad::registry::{Entry, Registry};
+use tetrad::registry::Registry;
 use tetrad::session::Session;
 
 mod cli {
@@ -129,8 +130,18 @@ enum Command {
         /// binary.
         #[arg(long, value_name = "CMD")]
         engine: Option<String>,
+        /// The directory whose files the page may name in options that open files (`eval_file`,
+        /// `pods_data`, `egdb_path`); without it the page may name no file.
+        #[arg(long, value_name = "DIR")]
+        files: Option<std::path::PathBuf>,
+        /// Largest hash (MiB) a tab may set (default: a quarter of the memory over 8 tabs).
+        #[arg(long, value_name = "MIB")]
+        max_hash: Option<u64>,
+        /// Most search threads a tab may set (default: the cores).
+        #[arg(long, value_name = "N")]
+        max_threads: Option<u64>,
     },
-    /// Poddavki endgame databases: build, verify, list (see docs/egdb.md).
+    /// Endgame databases: build, verify, list (see docs/egdb.md).
     Egdb {
         #[command(subcommand)]
         action: cli::egdb::EgdbAction,
@@ -266,9 +277,9 @@ fn main() -> ExitCode {
     }) = &cli.command
     {
         let registry = Registry::builtin();
-        let games: Vec<&Entry> = match game.as_deref().map(|name| registry.find(name)) {
-            None => registry.entries().iter().collect(),
-            Some(Ok(entry)) => vec![entry],
+        let games: Vec<GameKind> = match game.as_deref().map(|name| registry.find(name)) {
+            None => registry.kinds().to_vec(),
+            Some(Ok(kind)) => vec![kind],
             Some(Err(e)) => {
                 eprintln!("tetrad: bench --game: {e}");
                 return ExitCode::from(2);
@@ -337,15 +348,27 @@ fn main() -> ExitCode {
             }
         };
     }
-    if let Some(Command::Gui { port, host, engine }) = &cli.command {
+    if let Some(Command::Gui {
+        port,
+        host,
+        engine,
+        files,
+        max_hash,
+        max_threads,
+    }) = &cli.command
+    {
+        let defaults = tetrad::gui::Config::default();
         let config = tetrad::gui::Config {
+            files: files.clone(),
+            max_hash: max_hash.unwrap_or(defaults.max_hash),
+            max_threads: max_threads.unwrap_or(defaults.max_threads),
             host: host.clone(),
             port: *port,
             engine: engine
                 .as_deref()
                 .map(|e| e.split_whitespace().map(String::from).collect())
                 .unwrap_or_default(),
-            ..tetrad::gui::Config::default()
+            ..defaults
         };
         return match tetrad::gui::run(config) {
             Ok(()) => ExitCode::SUCCESS,

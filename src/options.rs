@@ -17,6 +17,9 @@ pub enum Kind {
     Combo(&'static [&'static str]),
     /// Free text.
     String,
+    /// A file or directory the engine reads (free text): a UGI `type string`, a GTP `string
+    /// path`, so that a GUI can tell the options that open files from the others.
+    Path,
     /// An action without a value (UGI `type button`).
     Button,
 }
@@ -169,7 +172,7 @@ impl Kind {
                     value: text.to_string(),
                     choices: choices.join(", "),
                 }),
-            Kind::String => Ok(Value::Text(text.to_string())),
+            Kind::String | Kind::Path => Ok(Value::Text(text.to_string())),
             Kind::Button => Ok(Value::Press),
         }
     }
@@ -189,10 +192,12 @@ impl Kind {
                 choices.join(" var ")
             ),
             // UCI has no way to say "empty" but the word `<empty>`.
-            Kind::String if value.is_empty() => {
+            Kind::String | Kind::Path if value.is_empty() => {
                 format!("option name {name} type string default <empty>")
             }
-            Kind::String => format!("option name {name} type string default {value}"),
+            Kind::String | Kind::Path => {
+                format!("option name {name} type string default {value}")
+            }
             Kind::Button => format!("option name {name} type button"),
         }
     }
@@ -205,6 +210,7 @@ impl Kind {
             Kind::Limit { max } => format!("spin 0..{max} (0 = off)"),
             Kind::Combo(choices) => format!("combo {}", choices.join("|")),
             Kind::String => "string".into(),
+            Kind::Path => "string path".into(),
             Kind::Button => "button".into(),
         }
     }

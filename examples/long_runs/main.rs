@@ -76,6 +76,8 @@ const RUNS: &[(&str, fn())] = &[
         egdb::sampled_five_piece_results,
     ),
     ("egdb::database_games_100ms", egdb::database_games_100ms),
+    ("egdb::probe_cost", egdb::probe_cost),
+    ("egdb::same_as_format_1", egdb::same_as_format_1),
     (
         "poddavki_play::full_match_vs_random_100ms",
         poddavki::full_match_vs_random_100ms,

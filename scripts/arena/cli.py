@@ -11,13 +11,14 @@ import sys
 import threading
 import time
 
+from tetrad.engine import kill_all
+
 from . import records, shards, tournament
 from .clock import TimeControl
 from .engines import Failure, Settings, make_player
 from .spec import EngineSpec
 from .match import Config, Match
 from .openings import Book, read_file
-from .proc import kill_all
 from .referee import Referee, RefereeError
 from .report import Progress, final_report, summary
 from .stats import Sprt

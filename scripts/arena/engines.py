@@ -5,12 +5,9 @@ form, and any failure is turned into a ``Failure`` naming the kind of fault, whi
 game for that engine.
 """
 
-import math
 import os
-import time
 
-from .gtp import GtpConn
-from .proc import Eof, Proc, ProcessError, Timeout
+from tetrad.engine import EngineExited, EngineGarbage, EngineStartError, EngineTimeout, GtpConnection, Process, UgiConnection
 
 # kind -> the words of the result reason ("<engine> <words>")
 FAULTS = {
@@ -93,8 +90,8 @@ class Player:
         """Spawn and handshake. Raises Failure('start')."""
         self.kill()
         try:
-            self.proc = Proc(self.spec.argv, cwd=self.spec.dir, label=self.label, trace=self.trace, stderr_path=self._stderr_path)
-        except ProcessError as e:
+            self.proc = Process(self.spec.argv, cwd=self.spec.dir, label=self.label, trace=self.trace, stderr_path=self._stderr_path)
+        except EngineStartError as e:
             raise Failure("start", str(e))
         self.starts += 1
         try:
@@ -102,10 +99,10 @@ class Player:
         except Failure:
             self.kill()
             raise
-        except Timeout:
+        except EngineTimeout:
             self.kill()
             raise Failure("start", "no answer to the handshake within %gs" % self.settings.startup_timeout)
-        except Eof:
+        except EngineExited:
             detail = "exited during the handshake (status %s)" % self.proc.exit_status()
             self.kill()
             raise Failure("start", detail)
@@ -118,9 +115,9 @@ class Player:
             try:
                 self._new_game(setup)
                 return
-            except Timeout:
+            except EngineTimeout:
                 failure = Failure("hang", "no answer while setting up the game")
-            except Eof:
+            except EngineExited:
                 failure = Failure("crash", "exited while setting up the game (status %s)" % self.proc.exit_status())
             except Failure as f:
                 failure = f
@@ -166,53 +163,28 @@ class UgiPlayer(Player):
     def __init__(self, *a):
         Player.__init__(self, *a)
         self.word = self.spec.proto  # ugi, uci or uai: the handshake and newgame prefix
-        self.options = {}
-        self.variants = None
+        self.conn = None
 
-    def _expect(self, wanted, timeout):
-        """Wait for the line ``wanted``; returns the ``info string error`` lines seen before it."""
-        deadline = time.monotonic() + timeout
-        errors = []
-        while True:
-            _, line = self.proc.read(deadline, self.abort)
-            text = line.strip()
-            if text == wanted:
-                return errors
-            if text.startswith("info string error"):
-                errors.append(text)
+    @property
+    def options(self):
+        return self.conn.options if self.conn is not None else {}
+
+    @property
+    def variants(self):
+        return self.conn.variants if self.conn is not None else None
 
     def _handshake(self):
-        p = self.proc
-        p.send(self.word)
-        deadline = time.monotonic() + self.settings.startup_timeout
-        while True:
-            _, line = p.read(deadline, self.abort)
-            toks = line.split()
-            if not toks:
-                continue
-            if toks[0] == self.word + "ok":
-                break
-            if toks[:2] == ["id", "name"] and len(toks) > 2:
-                self.id_name = " ".join(toks[2:])
-            elif toks[0] == "option" and "name" in toks:
-                self._note_option(toks)
+        self.conn = UgiConnection(self.proc, self.word, self.abort)
+        self.conn.handshake(self.settings.startup_timeout)
+        self.id_name = self.conn.id_name
         variant = self.variant_name()
         if variant is not None:
-            p.send("setoption name UCI_Variant value " + variant)
+            self.conn.setoption("UCI_Variant", variant)
         for name, value in self.spec.options:
-            p.send("setoption name %s value %s" % (name, value))
-        p.send("isready")
-        errors = self._expect("readyok", self.settings.startup_timeout)
+            self.conn.setoption(name, value)
+        errors = self.conn.sync(self.settings.startup_timeout)
         if errors:  # a mistyped option name must not go unnoticed
             raise Failure("start", "engine refuses its settings: " + " | ".join(errors))
-
-    def _note_option(self, toks):
-        i = toks.index("name")
-        j = toks.index("type") if "type" in toks else len(toks)
-        name = " ".join(toks[i + 1:j])
-        self.options[name.lower()] = toks
-        if name.lower() == "uci_variant":
-            self.variants = [toks[k + 1] for k in range(len(toks) - 1) if toks[k] == "var"]
 
     def variant_name(self):
         """The UCI_Variant value selecting our game, None when the engine has no such option.
@@ -229,17 +201,14 @@ class UgiPlayer(Player):
     def _new_game(self, setup):
         self.proc.drain()
         self.proc.send(self.word + "newgame")
-        self.proc.send("isready")
-        self._expect("readyok", self.settings.command_timeout)
+        self.conn.sync(self.settings.command_timeout)
 
     def think(self, setup, moves, mover, clocks):
         """Ask for a move. ``mover`` is 0/1 (first/second mover); ``clocks`` per side."""
-        p = self.proc
         played = setup.opening + moves
         cmd = "position startpos" if setup.is_start else "position fen " + setup.base
         if played:
             cmd += " moves " + " ".join(played)
-        p.send(cmd)
         go = ["go"]
         if clocks[0].tc.timed:
             go += ["p1time", _ms(clocks[0].remaining), "p2time", _ms(clocks[1].remaining)]
@@ -247,41 +216,23 @@ class UgiPlayer(Player):
         for key in ("depth", "nodes", "movetime"):
             if getattr(self.spec, key):
                 go += [key, str(getattr(self.spec, key))]
-        sent = p.send(" ".join(go))
         clock = clocks[mover]
         limit = self._limit(clock)
-        deadline = sent + limit
-        late = False
-        depth = score = None
-        while True:
-            try:
-                t, line = p.read(deadline + (self.settings.grace if late else 0.0), self.abort)
-            except Timeout:
-                if late:
-                    raise Failure("hang", "no answer %.1f s after its time ran out, even to stop" % self.settings.grace)
-                late = True
-                p.send("stop")
-                continue
-            except Eof:
-                raise Failure("crash", self._exit())
-            toks = line.split()
-            if not toks:
-                continue
-            if toks[0] == "info":
-                depth, score = _info(toks, depth, score)
-                continue
-            if toks[0] != "bestmove":
-                continue
-            elapsed = t - sent  # arrival time, so a reply that beat the deadline is on time
-            if elapsed > limit:
-                raise self._late(elapsed, clock)
-            if len(toks) == 2 or (len(toks) == 4 and toks[2] == "ponder"):
-                move = toks[1]
-            else:
-                raise Failure("malformed", repr(line[:200]))
-            if move in ("(none)", "0000", "none", "null"):
-                raise Failure("nomove", repr(line[:200]))
-            return Reply(move, elapsed, depth, score)
+        try:
+            s = self.conn.search([cmd], " ".join(go), limit, self.settings.grace)
+        except EngineTimeout:
+            raise Failure("hang", "no answer %.1f s after its time ran out, even to stop" % self.settings.grace)
+        except EngineExited:
+            raise Failure("crash", self._exit())
+        if s.elapsed > limit:
+            raise self._late(s.elapsed, clock)
+        try:
+            move, _ = s.bestmove()
+        except EngineGarbage:
+            raise Failure("malformed", repr(s.line[:200]))
+        if move is None:
+            raise Failure("nomove", repr(s.line[:200]))
+        return Reply(move, s.elapsed, s.depth, None if s.score is None else str(s.score))
 
 
 class GtpPlayer(Player):
@@ -290,14 +241,12 @@ class GtpPlayer(Player):
     def __init__(self, *a):
         Player.__init__(self, *a)
         self.conn = None
-        self.int_time = False  # the engine wants whole seconds in time_settings/time_left
-        self.time_ok = True
 
     def _ask(self, command, timeout=None):
         return self.conn.ask(command, timeout or self.settings.command_timeout)
 
     def _handshake(self):
-        self.conn = GtpConn(self.proc, self.abort)
+        self.conn = GtpConnection(self.proc, self.abort)
         t = self.settings.startup_timeout
         a = self._ask("name", t)
         if a.ok and a.text:
@@ -326,24 +275,13 @@ class GtpPlayer(Player):
             a = self._ask("play " + m)
             if not a.ok:
                 raise Failure("reject", "opening move %s: %s" % (m, a.text))
-        self.time_ok = True
+        self.conn.time_ok = True
         if self.tc is not None and self.tc.timed:
             self._time_command("time_settings %s 0 0", self.tc.base)
 
     def _time_command(self, fmt, secs):
         """Send a time command, falling back to whole seconds if fractional ones are refused."""
-        if not self.time_ok:
-            return
-        while True:
-            # whole seconds: at least 1, since some engines read 0 as "no clock"
-            value = str(max(1, int(math.floor(secs)))) if self.int_time else _secs(secs)
-            a = self._ask(fmt % value)
-            if a.ok:
-                return
-            if self.int_time:
-                self.time_ok = False  # the engine will have to manage without our clock
-                return
-            self.int_time = True
+        self.conn.time_command(fmt, secs, self.settings.command_timeout)
 
     def think(self, setup, moves, mover, clocks):
         try:
@@ -351,21 +289,21 @@ class GtpPlayer(Player):
                 for i, side in enumerate(setup.sides):
                     self._time_command("time_left " + side + " %s 0", clocks[i].remaining)
             cid, sent = self.conn.send("genmove " + setup.sides[mover])
-        except Timeout:
+        except EngineTimeout:
             raise Failure("hang", "no answer to a time command")
-        except Eof:
+        except EngineExited:
             raise Failure("crash", self._exit())
         clock = clocks[mover]
         limit = self._limit(clock)
         try:
             try:
                 a = self.conn.wait(cid, sent, sent + limit)
-            except Timeout:
+            except EngineTimeout:
                 try:
                     a = self.conn.wait(cid, sent, sent + limit + self.settings.grace)
-                except Timeout:
+                except EngineTimeout:
                     raise Failure("hang", "no answer %.1f s after its time ran out" % self.settings.grace)
-        except Eof:
+        except EngineExited:
             raise Failure("crash", self._exit())
         elapsed = a.received - sent
         if elapsed > limit:
@@ -382,9 +320,9 @@ class GtpPlayer(Player):
     def observe(self, side, move):
         try:
             a = self._ask("play %s %s" % (side, move))
-        except Timeout:
+        except EngineTimeout:
             raise Failure("hang", "no answer to play %s %s" % (side, move))
-        except Eof:
+        except EngineExited:
             raise Failure("crash", self._exit())
         if not a.ok:
             raise Failure("reject", "play %s %s: %s" % (side, move, a.text[:200]))
@@ -398,19 +336,3 @@ def _aliases(game):
 
 def _ms(secs):
     return str(max(0, int(secs * 1000)))
-
-
-def _secs(secs):
-    return ("%d" % secs) if float(secs).is_integer() else ("%.3f" % secs)
-
-
-def _info(toks, depth, score):
-    for i, t in enumerate(toks[:-1]):
-        if t == "depth":
-            try:
-                depth = int(toks[i + 1])
-            except ValueError:
-                pass
-        elif t == "score" and i + 2 < len(toks) and toks[i + 1] in ("cp", "mate"):
-            score = toks[i + 1] + " " + toks[i + 2]
-    return depth, score

@@ -10,10 +10,11 @@ import threading
 import time
 import traceback
 
+from tetrad.engine import Aborted, kill_all
+
 from . import records, stats, tournament, webreport
 from .clock import Clock
 from .engines import FAULTS, Failure, Setup, make_player
-from .proc import Aborted, kill_all
 from .referee import Referee, RefereeError
 
 MAX_MOVE_LEN = 256

@@ -4,8 +4,7 @@ Every move an engine returns is checked with ``play``; the result comes from ``g
 The runner never decides legality or results itself.
 """
 
-from .gtp import GtpConn
-from .proc import Aborted, Eof, Proc, ProcessError, Timeout
+from tetrad.engine import Aborted, EngineExited, EngineStartError, EngineTimeout, GtpConnection, Process
 
 
 class RefereeError(Exception):
@@ -30,10 +29,10 @@ class Referee:
         self.argv = list(argv)
         self.timeout = timeout
         try:
-            self.proc = Proc(self.argv, label=label, trace=trace, stderr_path=stderr_path)
-        except ProcessError as e:
+            self.proc = Process(self.argv, label=label, trace=trace, stderr_path=stderr_path)
+        except EngineStartError as e:
             raise RefereeError(str(e))
-        self.conn = GtpConn(self.proc, abort)
+        self.conn = GtpConnection(self.proc, abort)
         self.game = None
         self.sides = None
 
@@ -49,9 +48,9 @@ class Referee:
         """(ok, text) of a command; a dead or silent referee raises RefereeError."""
         try:
             a = self.conn.ask(command, self.timeout)
-        except Timeout:
+        except EngineTimeout:
             raise RefereeError("referee did not answer %r within %gs" % (command, self.timeout))
-        except Eof:
+        except EngineExited:
             raise RefereeError("referee exited (status %s) on %r" % (self.proc.exit_status(), command))
         except Aborted:
             raise

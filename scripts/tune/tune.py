@@ -27,6 +27,10 @@ import subprocess
 import sys
 import threading
 
+# The repository's protocol client (python/tetrad/engine.py, standard library only).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "python"))
+from tetrad.engine import Engine, EngineError  # noqa: E402
+
 # Where each tunable game keeps its weight table, relative to the repository.
 FOLDERS = {"poddavki": "poddavki", "diamond": "diamond", "pods-advanced": "pods"}
 
@@ -39,46 +43,28 @@ class TuneError(Exception):
 # generate
 
 
+# One self-play move at the depths tuning uses takes well under a second; this bounds a stuck one.
+COMMAND_TIMEOUT = 300.0
+
+
 class Gtp:
-    """One engine process spoken to in GTP."""
+    """One engine process spoken to in GTP through the protocol client; its failures and
+    refusals become TuneError."""
 
     def __init__(self, cmd):
-        self.proc = subprocess.Popen(
-            cmd,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            text=True,
-            bufsize=1,
-        )
+        try:
+            self.engine = Engine.popen(cmd, protocol="gtp", timeout=COMMAND_TIMEOUT)
+        except EngineError as e:
+            raise TuneError(str(e))
 
     def send(self, line):
-        self.proc.stdin.write(line + "\n")
-        self.proc.stdin.flush()
-        answer = []
-        while True:
-            out = self.proc.stdout.readline()
-            if out == "":
-                raise TuneError(f"engine ended during '{line}'")
-            out = out.rstrip("\n")
-            if out == "":
-                if answer:
-                    break
-                continue
-            answer.append(out)
-        head = answer[0]
-        if head.startswith("?"):
-            raise TuneError(f"engine refused '{line}': {head[1:].strip()}")
-        if not head.startswith("="):
-            raise TuneError(f"engine answered '{line}' with '{head}'")
-        return "\n".join([head[1:].strip()] + answer[1:]).strip()
+        try:
+            return self.engine.command(line)
+        except EngineError as e:
+            raise TuneError(str(e))
 
     def close(self):
-        try:
-            self.send("quit")
-        except (TuneError, OSError):
-            pass
-        self.proc.wait(timeout=10)
+        self.engine.quit()
 
 
 def play_game(gtp, args, index):

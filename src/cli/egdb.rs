@@ -1,4 +1,4 @@
-//! `tetrad egdb ...`: Poddavki endgame databases from the command line (docs/egdb.md).
+//! `tetrad egdb ...`: the endgame databases from the command line (docs/egdb.md).
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -23,11 +23,11 @@ pub enum EgdbAction {
     /// Builds every slice with up to N pieces into DIR (progress on stderr), or one slice from
     /// the slices it needs, already in DIR; a rerun skips the slices already built.
     Build {
-        /// The game (only poddavki has databases).
+        /// The game (the one the databases are for).
         #[arg(long)]
         game: String,
         /// Most pieces on the board.
-        #[arg(long, value_parser = clap::value_parser!(u32).range(2..=6),
+        #[arg(long, value_parser = clap::value_parser!(u32).range(2..=7),
               required_unless_present = "slice", conflicts_with = "slice")]
         pieces: Option<u32>,
         /// Only this slice, as four digits: white men, white kings, black men, black kings
@@ -129,8 +129,9 @@ pub fn run(action: &EgdbAction) -> anyhow::Result<ExitCode> {
             dir,
             threads,
         } => {
-            if !game.eq_ignore_ascii_case("poddavki") {
-                eprintln!("tetrad: egdb build --game: only poddavki has databases, not '{game}'");
+            let ours = tetrad::egdb::game();
+            if !game.eq_ignore_ascii_case(ours) {
+                eprintln!("tetrad: egdb build --game: only {ours} has databases, not '{game}'");
                 return Ok(ExitCode::from(2));
             }
             let started = std::time::Instant::now();
@@ -151,7 +152,11 @@ pub fn run(action: &EgdbAction) -> anyhow::Result<ExitCode> {
             }
             // clap asks for one of --pieces and --slice.
             let pieces = pieces.unwrap_or(0);
-            let slices = slices_upto(pieces);
+            // Of a slice and its colour mirror, the one stored.
+            let slices: Vec<Material> = slices_upto(pieces)
+                .into_iter()
+                .filter(|m| *m == m.canonical())
+                .collect();
             let mut current = None;
             tetrad::egdb::build(dir, &slices, default_threads(*threads), &mut |p| {
                 if current != Some(p.slice) {

@@ -40,6 +40,8 @@ const COUNT: u16 = 0x3FFF;
 
 /// Builds the slices (in the order given: dependencies first, as `slices_upto` lists them)
 /// into `dir`, skipping those whose file is already there and sound; returns them all loaded.
+/// Of a slice and its colour mirror only the stored one is built (both sides to move of it
+/// are its mirror's two sides).
 pub fn build(
     dir: &Path,
     slices: &[Material],
@@ -51,6 +53,13 @@ pub fn build(
         source,
     })?;
     let start = Instant::now();
+    let mut stored: Vec<Material> = Vec::new();
+    for m in slices.iter().map(Material::canonical) {
+        if !stored.contains(&m) {
+            stored.push(m);
+        }
+    }
+    let slices = &stored[..];
     let total = slices.iter().map(Material::size).sum();
     let mut done = 0;
     let mut tables = Tables::new();
@@ -77,7 +86,8 @@ pub fn build(
             done += n;
             report(done, false);
         })?;
-        file::write(dir, m, &data)?;
+        let data = stored_values(m, data);
+        file::write(dir, m, &data, threads.max(1))?;
         tables.insert(m, data);
     }
     Ok(tables)
@@ -85,7 +95,7 @@ pub fn build(
 
 /// Builds one slice into `dir` from the slices it depends on, read from `dir` (an error names
 /// the first one missing), as one job of a distributed build; skips a slice already there and
-/// sound.
+/// sound. A slice not stored builds its mirror, which is.
 pub fn build_slice(
     dir: &Path,
     m: Material,
@@ -95,6 +105,7 @@ pub fn build_slice(
     if !m.is_stored() {
         return Err(EgdbError::Unstored(m));
     }
+    let m = m.canonical();
     std::fs::create_dir_all(dir).map_err(|source| EgdbError::Io {
         path: dir.to_path_buf(),
         source,
@@ -121,8 +132,23 @@ pub fn build_slice(
         done += n;
         report(done, false);
     })?;
-    file::write(dir, m, &data)?;
+    file::write(dir, m, &stored_values(m, data), threads.max(1))?;
     Ok(())
+}
+
+/// What a slice stores of its values (both sides to move): all, or white to move only when it
+/// is its own mirror.
+fn stored_values(m: Material, mut data: Vec<u8>) -> Vec<u8> {
+    if m.is_symmetric() {
+        // Side to move is the index's last digit: white's are the even indices.
+        let mut w = 0;
+        for r in (0..data.len()).step_by(2) {
+            data[w] = data[r];
+            w += 1;
+        }
+        data.truncate(w);
+    }
+    data
 }
 
 struct Slice<'a> {
@@ -150,11 +176,6 @@ impl Slice<'_> {
         done: &mut dyn FnMut(u64),
     ) -> Result<Vec<u8>, EgdbError> {
         let size = m.size();
-        if size > u64::from(u32::MAX) {
-            return Err(EgdbError::TooLarge(format!(
-                "slice {m} has {size} positions, more than this builder indexes"
-            )));
-        }
         let mut levels: Vec<Vec<u64>> = Vec::new();
         for block in 0..m.blocks() {
             if let Some(men) = m.men_of(block) {

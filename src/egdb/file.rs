@@ -1,15 +1,25 @@
-//! The slice file: a header (magic, version, game, material, size, CRC-32 of the data) and one
-//! byte per index. Written to a temporary file and renamed, so a file in place is complete.
+//! The slice file (format 2, docs/egdb.md "File format"): a header, an index of compressed
+//! blocks with a CRC-32 each, a CRC-32 of the header and index, then the blocks. Written to a
+//! temporary file and renamed, so a file in place is complete. Read either whole (the builder,
+//! `verify`, `info`) or a block at a time by positional reads (play: [`SliceFile`]).
 
+use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use super::{EgdbError, Material};
 
 const MAGIC: &[u8; 8] = b"TETRADEG";
-const VERSION: u32 = 1;
+const VERSION: u32 = 2;
 const GAME: &[u8; 8] = b"poddavki";
-const HEADER: usize = 8 + 4 + 8 + 4 + 8 + 4;
+/// Values a block holds (the last one of a slice may hold fewer): a probe reads and
+/// decompresses one block (docs/egdb.md, "Compression", for the measured choice).
+pub(crate) const BLOCK_VALUES: u64 = 16 * 1024;
+/// zstd level of the blocks (docs/egdb.md, "Compression").
+const LEVEL: i32 = 5;
+/// The fixed part of the header: magic, version, game, material, values, values per block,
+/// blocks, longest distance to zeroing (and 3 spare bytes, zero).
+const FIXED: usize = 8 + 4 + 8 + 4 + 8 + 4 + 8 + 4;
 
 pub(crate) fn file_name(m: Material) -> String {
     format!("poddavki-{m}.egdb")
@@ -19,28 +29,6 @@ pub(crate) fn file_name(m: Material) -> String {
 pub(crate) fn material_of(name: &str) -> Option<Material> {
     Material::parse(name.strip_prefix("poddavki-")?.strip_suffix(".egdb")?)
 }
-
-const fn crc_table() -> [u32; 256] {
-    let mut t = [0u32; 256];
-    let mut i = 0;
-    while i < 256 {
-        let mut c = i as u32;
-        let mut k = 0;
-        while k < 8 {
-            c = if c & 1 != 0 {
-                0xEDB8_8320 ^ (c >> 1)
-            } else {
-                c >> 1
-            };
-            k += 1;
-        }
-        t[i] = c;
-        i += 1;
-    }
-    t
-}
-
-static CRC: [u32; 256] = crc_table();
 
 /// The slices whose files a directory holds (other files are ignored), in directory order.
 pub(crate) fn slices_in(dir: &Path) -> Result<Vec<Material>, EgdbError> {
@@ -59,9 +47,7 @@ pub(crate) fn slices_in(dir: &Path) -> Result<Vec<Material>, EgdbError> {
 
 /// CRC-32 (IEEE 802.3, as zip and PNG use).
 pub(crate) fn crc32(data: &[u8]) -> u32 {
-    !data.iter().fold(!0u32, |c, &b| {
-        CRC[((c ^ u32::from(b)) & 0xFF) as usize] ^ (c >> 8)
-    })
+    crc32fast::hash(data)
 }
 
 fn io(path: &Path) -> impl FnOnce(std::io::Error) -> EgdbError + '_ {
@@ -71,68 +57,263 @@ fn io(path: &Path) -> impl FnOnce(std::io::Error) -> EgdbError + '_ {
     }
 }
 
-/// Writes a slice atomically: a temporary file beside the final one, synced, then renamed.
-pub(crate) fn write(dir: &Path, m: Material, data: &[u8]) -> Result<PathBuf, EgdbError> {
+fn blocks_of(values: u64) -> u64 {
+    values.div_ceil(BLOCK_VALUES)
+}
+
+/// Writes a slice's stored values atomically: compressed block by block on `threads` threads,
+/// into a temporary file beside the final one, synced, then renamed.
+pub(crate) fn write(
+    dir: &Path,
+    m: Material,
+    values: &[u8],
+    threads: usize,
+) -> Result<PathBuf, EgdbError> {
     let path = dir.join(file_name(m));
     let tmp = dir.join(format!("{}.tmp{}", file_name(m), std::process::id()));
-    let mut header = Vec::with_capacity(HEADER);
+    let n = blocks_of(values.len() as u64) as usize;
+    let chunks: Vec<&[u8]> = values.chunks(BLOCK_VALUES as usize).collect();
+    let mut packed: Vec<Vec<u8>> = vec![Vec::new(); n];
+    let per = n.div_ceil(threads.max(1)).max(1);
+    std::thread::scope(|s| {
+        for (out, inp) in packed.chunks_mut(per).zip(chunks.chunks(per)) {
+            s.spawn(move || {
+                for (o, i) in out.iter_mut().zip(inp) {
+                    *o = zstd::bulk::compress(i, LEVEL).unwrap_or_default();
+                }
+            });
+        }
+    });
+    if packed
+        .iter()
+        .zip(&chunks)
+        .any(|(p, c)| p.is_empty() && !c.is_empty())
+    {
+        return Err(EgdbError::Corrupt(format!(
+            "slice {m}: a block failed to compress"
+        )));
+    }
+    let longest = values
+        .iter()
+        .filter_map(|&b| match super::Value::decode(b) {
+            Some(super::Value::Win(d) | super::Value::Loss(d)) => Some(d),
+            _ => None,
+        })
+        .max()
+        .unwrap_or(0);
+    let mut header = Vec::with_capacity(FIXED + n * 12 + 12);
     header.extend_from_slice(MAGIC);
     header.extend_from_slice(&VERSION.to_le_bytes());
     header.extend_from_slice(GAME);
     header.extend_from_slice(&[m.white_men, m.white_kings, m.black_men, m.black_kings]);
-    header.extend_from_slice(&(data.len() as u64).to_le_bytes());
-    header.extend_from_slice(&crc32(data).to_le_bytes());
+    header.extend_from_slice(&(values.len() as u64).to_le_bytes());
+    header.extend_from_slice(&(BLOCK_VALUES as u32).to_le_bytes());
+    header.extend_from_slice(&(n as u64).to_le_bytes());
+    header.extend_from_slice(&[longest, 0, 0, 0]);
+    let mut at = 0u64;
+    header.extend_from_slice(&at.to_le_bytes());
+    for p in &packed {
+        at += p.len() as u64;
+        header.extend_from_slice(&at.to_le_bytes());
+    }
+    for p in &packed {
+        header.extend_from_slice(&crc32(p).to_le_bytes());
+    }
+    let crc = crc32(&header);
+    header.extend_from_slice(&crc.to_le_bytes());
     let written = (|| {
-        let mut f = std::fs::File::create(&tmp)?;
+        let mut f = std::io::BufWriter::new(File::create(&tmp)?);
         f.write_all(&header)?;
-        f.write_all(data)?;
-        f.sync_all()
+        for p in &packed {
+            f.write_all(p)?;
+        }
+        f.into_inner().map_err(|e| e.into_error())?.sync_all()
     })();
     written.map_err(io(&tmp))?;
     std::fs::rename(&tmp, &path).map_err(io(&path))?;
     Ok(path)
 }
 
-/// Reads and checks a slice file: every header field and the data's checksum.
+/// An open slice file whose header and index passed their checks: blocks are read on demand,
+/// each checked against its CRC-32 before it is decompressed.
+pub(crate) struct SliceFile {
+    path: PathBuf,
+    file: File,
+    pub(crate) material: Material,
+    /// Values stored.
+    pub(crate) values: u64,
+    pub(crate) longest: u8,
+    /// Where the blocks start in the file.
+    data_start: u64,
+    /// Block i is bytes `offsets[i]..offsets[i + 1]` after `data_start`.
+    offsets: Vec<u64>,
+    crcs: Vec<u32>,
+}
+
+fn u32_at(b: &[u8], at: usize) -> u32 {
+    let mut x = [0u8; 4];
+    x.copy_from_slice(&b[at..at + 4]);
+    u32::from_le_bytes(x)
+}
+
+fn u64_at(b: &[u8], at: usize) -> u64 {
+    let mut x = [0u8; 8];
+    x.copy_from_slice(&b[at..at + 8]);
+    u64::from_le_bytes(x)
+}
+
+#[cfg(unix)]
+fn read_at(f: &File, buf: &mut [u8], at: u64) -> std::io::Result<()> {
+    std::os::unix::fs::FileExt::read_exact_at(f, buf, at)
+}
+
+#[cfg(windows)]
+fn read_at(f: &File, mut buf: &mut [u8], mut at: u64) -> std::io::Result<()> {
+    while !buf.is_empty() {
+        match std::os::windows::fs::FileExt::seek_read(f, buf, at)? {
+            0 => return Err(std::io::ErrorKind::UnexpectedEof.into()),
+            n => {
+                buf = &mut buf[n..];
+                at += n as u64;
+            }
+        }
+    }
+    Ok(())
+}
+
+impl SliceFile {
+    /// Opens a slice file and checks its header and index (magic, version, game, material,
+    /// sizes, the CRC-32 over them, the file's length), not yet its blocks.
+    pub(crate) fn open(path: &Path, m: Material) -> Result<SliceFile, EgdbError> {
+        let bad = |why: String| EgdbError::BadFile {
+            path: path.to_path_buf(),
+            why,
+        };
+        let file = File::open(path).map_err(io(path))?;
+        let len = file.metadata().map_err(io(path))?.len();
+        let mut fixed = [0u8; FIXED];
+        if len < FIXED as u64 {
+            return Err(bad(format!(
+                "{len} bytes of data: truncated, or not a tetrad endgame database file"
+            )));
+        }
+        read_at(&file, &mut fixed, 0).map_err(io(path))?;
+        if &fixed[..8] != MAGIC {
+            return Err(bad("not a tetrad endgame database file".into()));
+        }
+        let version = u32_at(&fixed, 8);
+        if version != VERSION {
+            return Err(bad(format!(
+                "format version {version}, expected {VERSION} (rebuild it with this tetrad)"
+            )));
+        }
+        if &fixed[12..20] != GAME {
+            return Err(bad("not a database of this game".into()));
+        }
+        let got = Material::new(fixed[20], fixed[21], fixed[22], fixed[23]);
+        if got != m {
+            return Err(bad(format!("holds slice {got}, expected {m}")));
+        }
+        let values = u64_at(&fixed, 24);
+        let per = u64::from(u32_at(&fixed, 32));
+        let blocks = u64_at(&fixed, 36);
+        if values != m.stored_len() || per != BLOCK_VALUES || blocks != blocks_of(values) {
+            return Err(bad(format!(
+                "{values} values in blocks of {per}, {blocks} blocks: slice {m} has {} values in \
+                 blocks of {BLOCK_VALUES}",
+                m.stored_len()
+            )));
+        }
+        let index_len = (blocks + 1) * 8 + blocks * 4 + 4;
+        let data_start = FIXED as u64 + index_len;
+        if len < data_start {
+            return Err(bad(format!(
+                "{len} bytes of data, the header says at least {data_start}: truncated"
+            )));
+        }
+        let mut header = vec![0u8; data_start as usize];
+        read_at(&file, &mut header, 0).map_err(io(path))?;
+        let crc_at = header.len() - 4;
+        if crc32(&header[..crc_at]) != u32_at(&header, crc_at) {
+            return Err(bad("header checksum mismatch: the file is corrupt".into()));
+        }
+        let offsets: Vec<u64> = (0..=blocks as usize)
+            .map(|i| u64_at(&header, FIXED + 8 * i))
+            .collect();
+        let crcs_at = FIXED + 8 * (blocks as usize + 1);
+        let crcs = (0..blocks as usize)
+            .map(|i| u32_at(&header, crcs_at + 4 * i))
+            .collect();
+        let end = data_start + offsets[blocks as usize];
+        if len != end {
+            return Err(bad(format!(
+                "{len} bytes of data, the index says {end}: truncated or overwritten"
+            )));
+        }
+        Ok(SliceFile {
+            path: path.to_path_buf(),
+            file,
+            material: m,
+            values,
+            longest: fixed[44],
+            data_start,
+            offsets,
+            crcs,
+        })
+    }
+
+    pub(crate) fn blocks(&self) -> u64 {
+        self.crcs.len() as u64
+    }
+
+    /// Compressed bytes of the blocks.
+    pub(crate) fn packed_bytes(&self) -> u64 {
+        self.offsets.last().copied().unwrap_or(0)
+    }
+
+    /// Block `i`'s values, read and checked against its CRC-32.
+    pub(crate) fn block(&self, i: u64) -> Result<Vec<u8>, EgdbError> {
+        let bad = |why: String| EgdbError::BadFile {
+            path: self.path.clone(),
+            why,
+        };
+        let i = i as usize;
+        let (from, to) = (self.offsets[i], self.offsets[i + 1]);
+        if to < from || to - from > 1 << 24 {
+            return Err(bad(format!("block {i}: a bad offset: the file is corrupt")));
+        }
+        let mut packed = vec![0u8; (to - from) as usize];
+        read_at(&self.file, &mut packed, self.data_start + from).map_err(io(&self.path))?;
+        if crc32(&packed) != self.crcs[i] {
+            return Err(bad(format!(
+                "block {i}: checksum mismatch: the file is corrupt"
+            )));
+        }
+        let want = (self.values - i as u64 * BLOCK_VALUES).min(BLOCK_VALUES) as usize;
+        let out = zstd::bulk::decompress(&packed, want)
+            .map_err(|e| bad(format!("block {i}: {e}: the file is corrupt")))?;
+        if out.len() != want {
+            return Err(bad(format!(
+                "block {i}: {} values, expected {want}: the file is corrupt",
+                out.len()
+            )));
+        }
+        Ok(out)
+    }
+
+    /// Every value, each block checked.
+    pub(crate) fn read_all(&self) -> Result<Vec<u8>, EgdbError> {
+        let mut out = Vec::with_capacity(self.values as usize);
+        for i in 0..self.blocks() {
+            out.extend_from_slice(&self.block(i)?);
+        }
+        Ok(out)
+    }
+}
+
+/// Reads and checks a whole slice file: header, index and every block.
 pub(crate) fn read(path: &Path, m: Material) -> Result<Vec<u8>, EgdbError> {
-    let mut bytes = std::fs::read(path).map_err(io(path))?;
-    let bad = |why: String| EgdbError::BadFile {
-        path: path.to_path_buf(),
-        why,
-    };
-    if bytes.len() < HEADER || &bytes[..8] != MAGIC {
-        return Err(bad("not a tetrad endgame database file".into()));
-    }
-    let field = |at: usize, len: usize| &bytes[at..at + len];
-    let u32_at = |at| u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]);
-    let version = u32_at(8);
-    if version != VERSION {
-        return Err(bad(format!("format version {version}, expected {VERSION}")));
-    }
-    if field(12, 8) != GAME {
-        return Err(bad("not a Poddavki database".into()));
-    }
-    let got = Material::new(bytes[20], bytes[21], bytes[22], bytes[23]);
-    if got != m {
-        return Err(bad(format!("holds slice {got}, expected {m}")));
-    }
-    let mut n = [0u8; 8];
-    n.copy_from_slice(field(24, 8));
-    let n = u64::from_le_bytes(n);
-    let crc = u32_at(32);
-    let data = &bytes[HEADER..];
-    if n != m.size() || data.len() as u64 != n {
-        return Err(bad(format!(
-            "{} bytes of data, the header says {n}, the slice has {}",
-            data.len(),
-            m.size()
-        )));
-    }
-    if crc32(data) != crc {
-        return Err(bad("checksum mismatch: the file is corrupt".into()));
-    }
-    bytes.drain(..HEADER);
-    Ok(bytes)
+    SliceFile::open(path, m)?.read_all()
 }
 
 #[cfg(test)]

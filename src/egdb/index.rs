@@ -154,6 +154,37 @@ impl Material {
         self.white_men + self.white_kings > 0 && self.black_men + self.black_kings > 0
     }
 
+    /// The slice of the colour mirror (the board turned round, the colours swapped): black's
+    /// pieces become white's.
+    pub fn mirror(&self) -> Material {
+        Material::new(
+            self.black_men,
+            self.black_kings,
+            self.white_men,
+            self.white_kings,
+        )
+    }
+
+    /// The one of the slice and its mirror that is stored (and built): the lesser.
+    pub fn canonical(&self) -> Material {
+        (*self).min(self.mirror())
+    }
+
+    /// Its own mirror: only white to move is stored.
+    pub(crate) fn is_symmetric(&self) -> bool {
+        *self == self.mirror()
+    }
+
+    /// Values a canonical slice stores: both sides to move, or white's only when the slice is
+    /// its own mirror (black to move is then white to move turned round).
+    pub(crate) fn stored_len(&self) -> u64 {
+        if self.is_symmetric() {
+            self.size() / 2
+        } else {
+            self.size()
+        }
+    }
+
     /// From a file name's four digits (`1011`).
     pub fn parse(digits: &str) -> Option<Material> {
         let d: Vec<u8> = digits
@@ -234,6 +265,31 @@ impl Material {
         let black = pos.pieces[1] & !pos.kings;
         let block = rank(white) * nb + rank(black >> 4);
         block * self.block_len() + self.offset_in((white, black), pos)
+    }
+}
+
+/// The colour mirror of a position: the board turned round (square s to 31 - s), white and
+/// black swapped, the other side to move. Its value for its side to move is the same.
+pub(crate) fn mirror(pos: &Position) -> Position {
+    bare(
+        pos.pieces[1].reverse_bits(),
+        pos.pieces[0].reverse_bits(),
+        pos.kings.reverse_bits(),
+        pos.stm ^ 1,
+    )
+}
+
+/// Where a position's value is stored: its canonical slice and the value's place there (the
+/// position or its mirror, whichever the slice stores).
+pub(crate) fn locate(pos: &Position) -> (Material, u64) {
+    let m = Material::of(pos);
+    let c = m.canonical();
+    if m != c || (c.is_symmetric() && pos.stm == 1) {
+        let i = c.index(&mirror(pos));
+        (c, if c.is_symmetric() { i / 2 } else { i })
+    } else {
+        let i = c.index(pos);
+        (c, if c.is_symmetric() { i / 2 } else { i })
     }
 }
 

@@ -1,32 +1,34 @@
-//! Loading for play: the slices of a directory in build order, as many as a memory bound
-//! allows, each checked against its checksum (docs/egdb.md, "In play").
+//! Opening for play: every slice file of a directory, its header and index checked, its blocks
+//! read on demand through a cache of bounded size (docs/egdb.md, "In play").
 
 use std::path::Path;
 
 use super::index::Material;
-use super::{file, EgdbError, Tables, Value};
+use super::{file, EgdbError, Tables};
 
-/// What [`Tables::open_within`] loaded.
+/// What [`Tables::open_within`] opened.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Coverage {
-    /// The slices loaded, in build order.
+    /// The slices opened, in build order.
     pub slices: Vec<Material>,
+    /// Their compressed blocks' bytes.
     pub bytes: u64,
-    /// The slices of the directory left out: over the bound, or after one that was.
+    /// The slices of the directory left out: with wins longer than the bound, or after one.
     pub left_out: Vec<Material>,
-    /// The greatest distance to zeroing among the slices loaded.
+    /// The greatest distance to zeroing among the slices opened.
     pub max_dtz: u8,
 }
 
 impl Tables {
-    /// Loads the slices of `dir` in build order (fewer pieces first) while they fit in
-    /// `max_bytes` and their distances to zeroing stay within `max_dtz`, and leaves out the
-    /// first that does not and every later one: a slice's captures, promotions and man moves
-    /// lead only to itself and to slices before it, so what is loaded is closed under play.
-    /// A file that fails its checks is an error, as is a directory without slices.
+    /// Opens the slices of `dir` in build order (fewer pieces first) while their distances to
+    /// zeroing (from each file's header) stay within `max_dtz`, and leaves out the first that
+    /// does not and every later one: a slice's captures, promotions and man moves lead only to
+    /// itself and to slices before it, so what is open is closed under play. Decompressed
+    /// blocks are kept up to `cache_bytes`. A file whose header or index fails its checks is an
+    /// error, as is a directory without slices; a block is checked when it is first read.
     pub fn open_within(
         dir: &Path,
-        max_bytes: u64,
+        cache_bytes: u64,
         max_dtz: u32,
     ) -> Result<(Tables, Coverage), EgdbError> {
         let mut found = file::slices_in(dir)?;
@@ -37,31 +39,19 @@ impl Tables {
             });
         }
         found.sort_by_key(|m| (m.pieces(), m.men(), *m));
-        let mut tables = Tables::new();
+        let mut tables = Tables::open_files(dir, &found, cache_bytes)?;
         let mut cov = Coverage::default();
         for (i, &m) in found.iter().enumerate() {
-            if cov.bytes + m.size() > max_bytes {
-                cov.left_out = found[i..].to_vec();
-                break;
-            }
-            let data = file::read(&dir.join(file::file_name(m)), m)?;
-            let longest = data
-                .iter()
-                .filter_map(|&b| match Value::decode(b) {
-                    Some(Value::Win(d) | Value::Loss(d)) => Some(d),
-                    _ => None,
-                })
-                .max()
-                .unwrap_or(0);
+            let longest = tables.longest(m).unwrap_or(0);
             if u32::from(longest) > max_dtz {
                 cov.left_out = found[i..].to_vec();
                 break;
             }
             cov.max_dtz = cov.max_dtz.max(longest);
-            cov.bytes += m.size();
+            cov.bytes += tables.packed_bytes(m);
             cov.slices.push(m);
-            tables.insert(m, data);
         }
+        tables.keep_only(&cov.slices);
         Ok((tables, cov))
     }
 }

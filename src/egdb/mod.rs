@@ -3,10 +3,14 @@
 //! file format, probing and verification; uses only the game's public face.
 
 mod build;
+/// Test support: checks that share no code with the builder.
+#[cfg(any(test, feature = "testkit"))]
+pub mod check;
 mod file;
 mod index;
 mod load;
 mod plan;
+mod play;
 mod probe;
 #[cfg(test)]
 mod tests;
@@ -17,6 +21,7 @@ pub use build::{build, build_slice, Progress};
 pub use index::{slices_upto, Material};
 pub use load::Coverage;
 pub use plan::plan;
+pub use play::{game, has_databases, open, Opened};
 pub use probe::{Inconsistency, SliceInfo, Tables};
 
 /// The greatest distance to zeroing a byte can hold.

@@ -48,17 +48,35 @@ impl Material {
         out.sort_by_key(|m| (m.pieces(), m.men(), *m));
         out
     }
+
+    /// The stored slices a stored (canonical) slice's build reads: its dependencies or their
+    /// mirrors, whichever is stored.
+    pub fn stored_dependencies(&self) -> Vec<Material> {
+        let mut out: Vec<Material> = Vec::new();
+        for d in self.dependencies() {
+            let c = d.canonical();
+            if c != *self && !out.contains(&c) {
+                out.push(c);
+            }
+        }
+        out.sort_by_key(|m| (m.pieces(), m.men(), *m));
+        out
+    }
 }
 
-/// Every slice with up to `pieces` pieces by level: a slice depends only on slices of lower
-/// levels, so those of one level can be built in any order or at once.
+/// Every stored slice with up to `pieces` pieces by level (of a slice and its colour mirror,
+/// the one stored): a slice depends only on slices of lower levels, so those of one level can
+/// be built in any order or at once.
 pub fn plan(pieces: u32) -> Vec<Vec<Material>> {
-    let order = slices_upto(pieces);
+    let order: Vec<Material> = slices_upto(pieces)
+        .into_iter()
+        .filter(|m| *m == m.canonical())
+        .collect();
     let mut level_of: Vec<(Material, usize)> = Vec::new();
     let mut levels: Vec<Vec<Material>> = Vec::new();
     for m in order {
         let level = m
-            .dependencies()
+            .stored_dependencies()
             .iter()
             .map(|d| {
                 level_of
@@ -79,7 +97,7 @@ pub fn plan(pieces: u32) -> Vec<Vec<Material>> {
 
 /// The first dependency of `m` with no file in `dir`, as an error that says what to do.
 fn check_dependencies(dir: &Path, m: Material) -> Result<(), EgdbError> {
-    for d in m.dependencies() {
+    for d in m.stored_dependencies() {
         let path = dir.join(file::file_name(d));
         if !path.exists() {
             return Err(EgdbError::Needs {
@@ -96,6 +114,7 @@ impl Tables {
     /// Loads one slice of a directory and the slices it depends on (an error names the first
     /// one missing), each checked.
     pub fn open_slice(dir: &Path, m: Material) -> Result<Tables, EgdbError> {
+        let m = m.canonical();
         let mut tables = Tables::open_dependencies(dir, m)?;
         tables.insert(m, file::read(&dir.join(file::file_name(m)), m)?);
         Ok(tables)
@@ -105,7 +124,7 @@ impl Tables {
     pub(crate) fn open_dependencies(dir: &Path, m: Material) -> Result<Tables, EgdbError> {
         check_dependencies(dir, m)?;
         let mut tables = Tables::new();
-        for d in m.dependencies() {
+        for d in m.stored_dependencies() {
             tables.insert(d, file::read(&dir.join(file::file_name(d)), d)?);
         }
         Ok(tables)
@@ -124,12 +143,15 @@ mod tests {
         for (i, l) in levels.iter().enumerate() {
             for m in l {
                 n += 1;
+                assert_eq!(*m, m.canonical());
                 for d in m.dependencies() {
+                    let d = d.canonical();
                     assert!(level(&d).is_some_and(|j| j < i), "{m} needs {d}");
                 }
             }
         }
-        assert_eq!(n, slices_upto(5).len());
+        // 85 slices, of which 5 are their own mirrors: (85 + 5) / 2 stored.
+        assert_eq!(n, 45);
         // Two kings against one: captures lead to one king each, which lead nowhere stored.
         assert_eq!(
             Material::new(0, 2, 0, 1).dependencies(),

@@ -1,21 +1,78 @@
-//! Slices loaded from a directory: probing a position, recomputing every stored value from its
-//! successors (`verify`), and a summary per slice (`info`).
+//! Slices held for probing: in memory whole (the builder, `verify`, `info`) or as open files
+//! read a block at a time through a bounded cache (play); probing a position, recomputing every
+//! stored value from its successors (`verify`), and a summary per slice (`info`).
 
 use std::collections::HashMap;
 use std::ops::ControlFlow;
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
-use super::index::{Block, Kings, Material};
+use super::file::{SliceFile, BLOCK_VALUES};
+use super::index::{locate, Block, Kings, Material};
 use super::{file, EgdbError, Value, INVALID};
 use crate::games::poddavki::{Poddavki, Position};
 use crate::games::{Moves, Notation, Rules};
 
-/// Slices in memory, each checked against its checksum when it was read.
+/// How a slice is held.
+enum Held {
+    /// Every stored value, checked when it was read.
+    Whole(Vec<u8>),
+    /// An open file whose header and index passed their checks; blocks are read on demand.
+    File(SliceFile),
+}
+
+/// The stored slices (canonical: of a slice and its colour mirror, the one stored), each
+/// checked against its checksums as it is read.
 #[derive(Default)]
 pub struct Tables {
-    slices: HashMap<Material, Vec<u8>>,
+    slices: HashMap<Material, Held>,
+    cache: Cache,
+    /// Bytes on disk of the files read ([`Tables::open`]), for `info`.
+    disk: HashMap<Material, u64>,
+}
+
+/// Decompressed blocks of the open files, up to a bound in bytes: shards, each a map under
+/// its own lock, that drop arbitrary entries when full (the blocks a search touches are few
+/// and reused).
+#[derive(Default)]
+struct Cache {
+    shards: Vec<Mutex<Shard>>,
+    /// Blocks a shard keeps.
+    per_shard: usize,
+}
+
+const SHARDS: usize = 16;
+
+/// Blocks by slice and number.
+type Shard = HashMap<(Material, u64), Arc<[u8]>>;
+
+impl Cache {
+    fn new(bytes: u64) -> Cache {
+        let blocks = (bytes / BLOCK_VALUES).max(SHARDS as u64) as usize;
+        Cache {
+            shards: (0..SHARDS).map(|_| Mutex::new(HashMap::new())).collect(),
+            per_shard: blocks / SHARDS,
+        }
+    }
+
+    fn get(&self, f: &SliceFile, block: u64) -> Result<Arc<[u8]>, EgdbError> {
+        let key = (f.material, block);
+        let m = f.material;
+        let code = u32::from_le_bytes([m.white_men, m.white_kings, m.black_men, m.black_kings]);
+        let shard = &self.shards[(block as usize ^ code as usize) % SHARDS];
+        if let Some(b) = shard.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+            return Ok(Arc::clone(b));
+        }
+        let b: Arc<[u8]> = f.block(block)?.into();
+        let mut map = shard.lock().unwrap_or_else(|e| e.into_inner());
+        while map.len() >= self.per_shard.max(1) {
+            let Some(&k) = map.keys().next() else { break };
+            map.remove(&k);
+        }
+        map.insert(key, Arc::clone(&b));
+        Ok(b)
+    }
 }
 
 /// One stored value that its successors' values contradict.
@@ -31,8 +88,9 @@ pub struct Inconsistency {
 #[derive(Clone, Debug)]
 pub struct SliceInfo {
     pub material: Material,
-    /// Indices naming a position (the others are invalid: two men on one square).
+    /// Values stored that name a position (the others are invalid: two men on one square).
     pub positions: u64,
+    /// Bytes on disk.
     pub bytes: u64,
     pub wins: u64,
     pub draws: u64,
@@ -55,21 +113,68 @@ impl Tables {
         Tables::default()
     }
 
-    /// Loads every slice file of a directory, checking each.
+    /// Reads every slice file of a directory whole, checking each.
     pub fn open(dir: &Path) -> Result<Tables, EgdbError> {
         let mut tables = Tables::new();
         for m in file::slices_in(dir)? {
-            tables.insert(m, file::read(&dir.join(file::file_name(m)), m)?);
+            let path = dir.join(file::file_name(m));
+            tables.insert(m, file::read(&path, m)?);
+            let bytes = std::fs::metadata(&path).map_or(0, |md| md.len());
+            tables.disk.insert(m, bytes);
+        }
+        Ok(tables)
+    }
+
+    /// Opens every slice file of a directory for probing a block at a time, its header and
+    /// index checked (not yet its blocks: each is checked when first read), with a cache of
+    /// `cache_bytes` of decompressed blocks.
+    pub(crate) fn open_files(
+        dir: &Path,
+        found: &[Material],
+        cache_bytes: u64,
+    ) -> Result<Tables, EgdbError> {
+        let mut tables = Tables {
+            cache: Cache::new(cache_bytes),
+            ..Tables::default()
+        };
+        for &m in found {
+            let f = SliceFile::open(&dir.join(file::file_name(m)), m)?;
+            tables.slices.insert(m, Held::File(f));
         }
         Ok(tables)
     }
 
     pub(crate) fn insert(&mut self, m: Material, data: Vec<u8>) {
-        self.slices.insert(m, data);
+        self.slices.insert(m, Held::Whole(data));
     }
 
+    /// A slice held whole.
     pub(crate) fn get(&self, m: Material) -> Option<&[u8]> {
-        self.slices.get(&m).map(Vec::as_slice)
+        match self.slices.get(&m)? {
+            Held::Whole(d) => Some(d),
+            Held::File(_) => None,
+        }
+    }
+
+    /// The longest distance to zeroing of an open file's slice, from its header.
+    pub(crate) fn longest(&self, m: Material) -> Option<u8> {
+        match self.slices.get(&m)? {
+            Held::File(f) => Some(f.longest),
+            Held::Whole(_) => None,
+        }
+    }
+
+    /// Compressed bytes of an open file's blocks.
+    pub(crate) fn packed_bytes(&self, m: Material) -> u64 {
+        match self.slices.get(&m) {
+            Some(Held::File(f)) => f.packed_bytes(),
+            _ => 0,
+        }
+    }
+
+    /// Lets go of every slice but these.
+    pub(crate) fn keep_only(&mut self, keep: &[Material]) {
+        self.slices.retain(|m, _| keep.contains(m));
     }
 
     /// The slices held, in build order.
@@ -79,15 +184,23 @@ impl Tables {
         v
     }
 
-    /// The value of a position for its side to move; `Missing` when its slice is not held.
+    /// The value of a position for its side to move; `Missing` when its slice is not held, a
+    /// file error when the block that holds it fails its checks.
     pub fn probe(&self, pos: &Position) -> Result<Value, EgdbError> {
         let m = Material::of(pos);
         if !m.is_stored() {
             return Ok(unstored(pos));
         }
-        let data = self.get(m).ok_or(EgdbError::Missing(m))?;
-        Value::decode(data[m.index(pos) as usize]).ok_or_else(|| {
-            EgdbError::Corrupt(format!("slice {m}: a position indexes an invalid entry"))
+        let (c, i) = locate(pos);
+        let byte = match self.slices.get(&c).ok_or(EgdbError::Missing(m))? {
+            Held::Whole(d) => d[i as usize],
+            Held::File(f) => {
+                let block = self.cache.get(f, i / BLOCK_VALUES)?;
+                block[(i % BLOCK_VALUES) as usize]
+            }
+        };
+        Value::decode(byte).ok_or_else(|| {
+            EgdbError::Corrupt(format!("slice {c}: a position indexes an invalid entry"))
         })
     }
 
@@ -134,6 +247,8 @@ impl Tables {
         let found = Mutex::new(Vec::new());
         let game = Poddavki::default();
         let kings = Kings::of(m);
+        // A slice that is its own mirror stores white to move only (even offsets).
+        let half = m.is_symmetric();
         let worker = || -> Result<(), EgdbError> {
             loop {
                 let block = next.fetch_add(1, Ordering::Relaxed);
@@ -141,8 +256,9 @@ impl Tables {
                     return Ok(());
                 }
                 let base = block * m.block_len();
+                let stored = |full: u64| if half { full / 2 } else { full };
                 let Some(men) = m.men_of(block) else {
-                    if data[base as usize..(base + m.block_len()) as usize]
+                    if data[stored(base) as usize..stored(base + m.block_len()) as usize]
                         .iter()
                         .any(|&b| b != INVALID)
                     {
@@ -153,9 +269,9 @@ impl Tables {
                     continue;
                 };
                 let block_kings = Block::new(men, &kings);
-                for off in 0..m.block_len() {
+                for off in (0..m.block_len()).step_by(if half { 2 } else { 1 }) {
                     let pos = block_kings.position(off);
-                    let stored = Value::decode(data[(base + off) as usize]);
+                    let stored = Value::decode(data[stored(base + off) as usize]);
                     let expected = self.expected(&pos)?;
                     if stored != Some(expected) {
                         count.fetch_add(1, Ordering::Relaxed);
@@ -222,7 +338,7 @@ impl Tables {
         })
     }
 
-    /// Per slice: positions, file bytes, wins, draws, losses, greatest distance to zeroing.
+    /// Per slice: positions stored, bytes on disk, wins, draws, losses, greatest distance to zeroing.
     pub fn info(&self) -> Vec<SliceInfo> {
         self.materials()
             .into_iter()
@@ -231,7 +347,7 @@ impl Tables {
                 let mut s = SliceInfo {
                     material: m,
                     positions: 0,
-                    bytes: data.len() as u64,
+                    bytes: self.disk.get(&m).copied().unwrap_or(0),
                     wins: 0,
                     draws: 0,
                     losses: 0,

@@ -24,9 +24,9 @@ fn a_built_database_verifies_and_a_changed_value_does_not() {
     assert_eq!((bad.len(), n), (0, 0), "{bad:?}");
     // White king a1 against black king h8, white to move: change its value.
     let p = pos("W:WKa1:BKh8");
-    let m = Material::of(&p);
+    let (m, i) = index::locate(&p);
     let mut data = tables.get(m).expect("slice").to_vec();
-    let i = m.index(&p) as usize;
+    let i = i as usize;
     data[i] = if data[i] == 0 { 1 } else { 0 };
     tables.insert(m, data);
     let (bad, n) = tables.verify(1, 10, &mut |_, _| {}).expect("verified");
@@ -44,7 +44,8 @@ fn a_rerun_skips_finished_slices_and_a_corrupt_file_is_an_error() {
     build(&dir, &slices, 1, &mut |_| {}).expect("built");
     let mut skipped = 0;
     build(&dir, &slices, 1, &mut |p| skipped += usize::from(p.skipped)).expect("rebuilt");
-    assert_eq!(skipped, slices.len());
+    // 0101, 0110 (with its mirror 1001) and 1010.
+    assert_eq!(skipped, 3);
     let path = dir.join(file::file_name(slices[0]));
     let mut bytes = std::fs::read(&path).expect("file");
     let last = bytes.len() - 1;
@@ -72,5 +73,91 @@ fn known_endings() {
     // Without pieces: the side to move has won; facing none, it loses with its first move.
     assert_eq!(probe("W:W:BKh8"), Value::Win(0));
     assert_eq!(probe("B:W:BKh8"), Value::Loss(1));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_position_and_its_colour_mirror_share_one_stored_value() {
+    let dir = scratch("mirror");
+    let tables = build(&dir, &slices_upto(3), 2, &mut |_| {}).expect("built");
+    for text in [
+        "W:Wc3:Be5",
+        "B:Wc3:Be5",
+        "W:WKa1,b2:BKh8",
+        "B:Wc3,Kd4:Bf6",
+        "W:WKg7:BKh8",
+    ] {
+        let p = pos(text);
+        let q = index::mirror(&p);
+        assert_eq!(index::mirror(&q).pieces, p.pieces);
+        assert_eq!(Material::of(&q), Material::of(&p).mirror());
+        assert_eq!(index::locate(&p), index::locate(&q), "{text}");
+        assert_eq!(tables.probe(&p).ok(), tables.probe(&q).ok(), "{text}");
+    }
+    // Only the stored one of a slice and its mirror has a file.
+    assert!(dir.join("poddavki-0110.egdb").exists());
+    assert!(!dir.join("poddavki-1001.egdb").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_flipped_or_cut_file_is_an_error_naming_it_never_a_value() {
+    let dir = scratch("flips");
+    let slices = slices_upto(3);
+    let tables = build(&dir, &slices, 2, &mut |_| {}).expect("built");
+    // Two kings against one: 29,760 values, two blocks.
+    let m = Material::new(0, 1, 0, 2);
+    let path = dir.join(file::file_name(m));
+    let good = std::fs::read(&path).expect("file");
+    let kings = index::Kings::of(m);
+    let block = index::Block::new((0, 0), &kings);
+    let positions: Vec<Position> = (0..m.block_len())
+        .step_by(37)
+        .map(|off| block.position(off))
+        .collect();
+    // Every byte flipped in turn (the header, the index, the blocks), and the file cut short at
+    // every length: opening fails naming the file, or each probe gives the value built or an
+    // error naming the file.
+    let mut faults = 0;
+    let cases = (0..good.len())
+        .map(|at| {
+            let mut b = good.clone();
+            b[at] ^= 0x21;
+            b
+        })
+        .chain((0..good.len()).step_by(7).map(|n| good[..n].to_vec()));
+    for bytes in cases {
+        std::fs::write(&path, &bytes).expect("written");
+        let names_it = |e: &EgdbError| e.to_string().contains("poddavki-0102.egdb");
+        match Tables::open_within(&dir, 1 << 20, u32::MAX) {
+            Err(e) => {
+                assert!(names_it(&e), "{e}");
+                faults += 1;
+            }
+            Ok((files, _)) => {
+                for p in &positions {
+                    match files.probe(p) {
+                        Ok(v) => assert_eq!(Ok(v), tables.probe(p).map_err(|e| e.to_string())),
+                        Err(e) => {
+                            assert!(names_it(&e), "{e}");
+                            faults += 1;
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        faults >= good.len(),
+        "{faults} faults found in {} bytes",
+        good.len()
+    );
+    // A file of another format version is refused by name.
+    let mut old = good.clone();
+    old[8] = 1;
+    std::fs::write(&path, &old).expect("written");
+    let err = Tables::open(&dir).err().expect("refused");
+    assert!(err.to_string().contains("format version 1"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -39,7 +39,7 @@ pub fn parse_eval_choice(value: &str) -> Result<bool, RuleError> {
 pub fn eval_options(learned: bool, eval_file: &str) -> [GameOption; 2] {
     [
         GameOption::new("eval", Kind::Combo(EVALS), EVALS[usize::from(learned)]).own(),
-        GameOption::new("eval_file", Kind::String, eval_file).own(),
+        GameOption::new("eval_file", Kind::Path, eval_file).own(),
     ]
 }
 

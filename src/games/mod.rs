@@ -17,6 +17,9 @@ pub mod diamond;
 pub mod draw;
 mod ending;
 pub mod learned;
+/// The test kit's toy game: a registry row of test builds only (see `registry`).
+#[cfg(any(test, feature = "testkit"))]
+pub mod nim;
 pub mod phutball;
 pub mod poddavki;
 pub mod pods;

@@ -1,15 +1,22 @@
-//! The one list of games. Everything that iterates games (the `game` option, `list_games`,
-//! the bench, the fuzz targets, the tests) iterates [`GameKind::ALL`] (through the session
-//! registry, `crate::registry`); adding a game is a folder under `src/games/` plus one row in
-//! the `registry!` table below.
+//! The one list of games. Every row of the `registry!` table below is a game: its kind, its
+//! game value, the other names it answers to, and its part of `tetrad bench`. Everything that
+//! iterates games (the `game` option, `list_games`, the bench, `tetrad features`, the fuzz
+//! targets, the tests, the Python tools through `list_games`) iterates [`GameKind::all`];
+//! generic code runs per game through [`GameKind::visit`]. Adding a game is its folder under
+//! `src/games/` (with its `pub mod` line in `games/mod.rs`), one row here, and its rules page.
+//!
+//! A game's protocol name is the game's own ([`super::Rules::name`]), asked of its value: no row
+//! spells it again.
 
 use std::fmt;
 use std::str::FromStr;
+use std::sync::OnceLock;
 
 use super::Game;
 
-/// Generic code run for one game, monomorphised per game (the bench, the fuzz targets):
-/// `kind.visit(MyVisitor)` calls `MyVisitor::visit` with that kind's game value.
+/// Generic code run for one game, monomorphised per game (the bench, the fuzz targets, the
+/// learning commands): `kind.visit(MyVisitor)` calls `MyVisitor::visit` with that kind's game
+/// value.
 pub trait GameVisitor {
     type Output;
     fn visit<G: Game>(self, game: G) -> Self::Output;
@@ -20,7 +27,7 @@ pub trait GameVisitor {
 #[error("unknown game '{name}' (valid: {list})", list = valid.join(", "))]
 pub struct UnknownGame {
     pub name: String,
-    /// The games there are (the built-in ones, or a registry's).
+    /// The games there are (all of them, or a session's).
     pub valid: &'static [&'static str],
 }
 
@@ -74,102 +81,145 @@ impl Workloads {
     }
 }
 
-/// The built-in games' workloads.
-pub fn workloads(kind: GameKind) -> Workloads {
-    match kind {
-        GameKind::Poddavki => Workloads::of((11, 6, 10, 200_000), (8, 7, 7, 2_000), 24),
-        // Phutball and Diamond count the last two plies without making moves, so their perft
-        // goes deeper to measure anything.
-        GameKind::Phutball => Workloads::of((4, 3, 4, 2_000), (3, 3, 2, 50), 24),
-        GameKind::Diamond => Workloads::of((5, 4, 6, 50_000), (4, 4, 4, 500), 24),
-        // A standard Pods game is over after at most 28 placements: 24 random plies leave
-        // nothing to search.
-        GameKind::PodsStandard => Workloads::of((3, 3, 5, 20_000), (3, 4, 3, 500), 14),
-        GameKind::PodsAdvanced => Workloads::DEFAULT,
-    }
-}
-
 macro_rules! registry {
-    ($($kind:ident => $name:literal, $make:expr, $workloads:expr;)*) => {
-        /// A game the engine plays, by its protocol name.
+    ($($(#[$attr:meta])* $kind:ident => $make:expr, aliases $aliases:expr, $workloads:expr;)*) => {
+        /// A game the engine plays: one row of the registry.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         pub enum GameKind {
-            $($kind,)*
+            $($(#[$attr])* $kind,)*
         }
 
         impl GameKind {
-            /// Every game, in the order `list_games` and the bench give them.
-            pub const ALL: &'static [GameKind] = &[$(GameKind::$kind,)*];
-            /// Their canonical protocol names, in the same order.
-            pub const NAMES: &'static [&'static str] = &[$($name,)*];
+            /// Every row compiled in, in table order (with the toy row in test builds, whether
+            /// or not this process lists it: [`GameKind::all`] is the list).
+            pub const ROWS: &'static [GameKind] = &[$($(#[$attr])* GameKind::$kind,)*];
 
-            /// The canonical protocol name (what `Rules::name` returns).
-            pub fn name(self) -> &'static str {
+            /// Other names that select this game (any case).
+            pub fn aliases(self) -> &'static [&'static str] {
                 match self {
-                    $(GameKind::$kind => $name,)*
+                    $($(#[$attr])* GameKind::$kind => &$aliases,)*
                 }
             }
 
             /// This game's part of `tetrad bench`.
             pub fn workloads(self) -> Workloads {
                 match self {
-                    $(GameKind::$kind => $workloads,)*
+                    $($(#[$attr])* GameKind::$kind => $workloads,)*
                 }
             }
 
             /// Runs `visitor` with a fresh game value of this kind.
             pub fn visit<V: GameVisitor>(self, visitor: V) -> V::Output {
                 match self {
-                    $(GameKind::$kind => visitor.visit($make),)*
+                    $($(#[$attr])* GameKind::$kind => visitor.visit($make),)*
                 }
             }
         }
     };
 }
 
-// One row per game: kind, protocol name, game value, bench workloads (full and `--quick`
-// (perft at the start, perft in the middle game, search depth, playouts), then the random
-// plies to the second middle-game position).
+// One row per game: kind, game value, aliases, bench workloads (full and `--quick` (perft at
+// the start, perft in the middle game, search depth, playouts), then the random plies to the
+// second middle-game position). The order is `list_games`' and the bench's; the first row is
+// the game a session starts with.
 registry! {
-    Poddavki => "poddavki", super::poddavki::Poddavki::default(),
+    Poddavki => super::poddavki::Poddavki::default(), aliases [],
         Workloads::of((11, 6, 10, 200_000), (8, 7, 7, 2_000), 24);
     // Phutball and Diamond count the last two plies without making moves, so their perft goes
     // deeper to measure anything.
-    Phutball => "phutball", super::phutball::Phutball::default(),
+    Phutball => super::phutball::Phutball::default(), aliases [],
         Workloads::of((4, 3, 4, 2_000), (3, 3, 2, 50), 24);
-    Diamond => "diamond", super::diamond::Diamond,
+    Diamond => super::diamond::Diamond, aliases [],
         Workloads::of((5, 4, 6, 50_000), (4, 4, 4, 500), 24);
     // A standard Pods game is over after at most 28 placements: 24 random plies leave nothing
     // to search.
-    PodsStandard => "pods-standard", super::pods::Pods::new(super::pods::PodsRules::Standard),
+    PodsStandard => super::pods::Pods::new(super::pods::PodsRules::Standard), aliases ["pods"],
         Workloads::of((3, 3, 5, 20_000), (3, 4, 3, 500), 14);
-    PodsAdvanced => "pods-advanced", super::pods::Pods::new(super::pods::PodsRules::Advanced),
+    PodsAdvanced => super::pods::Pods::new(super::pods::PodsRules::Advanced), aliases [],
         Workloads::DEFAULT;
+    // The test kit's toy game: compiled into test builds only, and listed only where
+    // `TOY_GAME_VAR` asks for it (see `GameKind::all`).
+    #[cfg(any(test, feature = "testkit"))]
+    Toy => super::nim::Nim, aliases ["toy"], Workloads::DEFAULT;
 }
 
+/// Test builds only (the `testkit` feature, which the crate's tests turn on; release builds
+/// have no such row): with this variable set, the test kit's toy game is the last row of
+/// [`GameKind::all`], so that the tests that loop over the games are run on a game none of
+/// them names. CI does that (`.ci/run`); documented in docs/architecture.md.
+#[cfg(any(test, feature = "testkit"))]
+pub const TOY_GAME_VAR: &str = "TETRAD_TOY_GAME";
+
 impl GameKind {
-    /// Other names the protocol accepts for a game: (alias, canonical name).
-    pub const ALIASES: &'static [(&'static str, &'static str)] = &[("pods", "pods-standard")];
+    /// The games this process plays, in order: every row, but the toy row only in a test build
+    /// with [`TOY_GAME_VAR`] set.
+    pub fn all() -> &'static [GameKind] {
+        static ALL: OnceLock<Vec<GameKind>> = OnceLock::new();
+        ALL.get_or_init(|| {
+            GameKind::ROWS
+                .iter()
+                .copied()
+                .filter(|k| k.listed())
+                .collect()
+        })
+    }
+
+    /// Whether [`GameKind::all`] has this row.
+    fn listed(self) -> bool {
+        #[cfg(any(test, feature = "testkit"))]
+        if self == GameKind::Toy {
+            return std::env::var_os(TOY_GAME_VAR).is_some();
+        }
+        true
+    }
+
+    /// [`GameKind::all`]'s names, in order (what `list_games` prints).
+    pub fn names() -> &'static [&'static str] {
+        static NAMES: OnceLock<Vec<&'static str>> = OnceLock::new();
+        NAMES.get_or_init(|| GameKind::all().iter().map(|k| k.name()).collect())
+    }
+
+    /// The canonical protocol name: the game's own ([`super::Rules::name`]).
+    pub fn name(self) -> &'static str {
+        static NAMES: OnceLock<Vec<&'static str>> = OnceLock::new();
+        NAMES.get_or_init(|| GameKind::ROWS.iter().map(|k| k.visit(NameOf)).collect())
+            [self as usize]
+    }
+
+    /// The game among `kinds` that `name` (a canonical name or an alias, any case) stands for;
+    /// the error lists `valid`, `kinds`' names.
+    pub fn find_in(
+        kinds: &[GameKind],
+        valid: &'static [&'static str],
+        name: &str,
+    ) -> Result<GameKind, UnknownGame> {
+        let lower = name.to_ascii_lowercase();
+        kinds
+            .iter()
+            .copied()
+            .find(|k| k.name() == lower || k.aliases().contains(&lower.as_str()))
+            .ok_or(UnknownGame {
+                name: name.to_string(),
+                valid,
+            })
+    }
+}
+
+struct NameOf;
+
+impl GameVisitor for NameOf {
+    type Output = &'static str;
+    fn visit<G: Game>(self, game: G) -> &'static str {
+        game.name()
+    }
 }
 
 impl FromStr for GameKind {
     type Err = UnknownGame;
 
-    /// Canonical names and aliases, case-insensitive.
+    /// A game of [`GameKind::all`] by canonical name or alias, case-insensitive.
     fn from_str(s: &str) -> Result<GameKind, UnknownGame> {
-        let lower = s.to_ascii_lowercase();
-        let canonical = GameKind::ALIASES
-            .iter()
-            .find(|(alias, _)| *alias == lower)
-            .map_or(lower.as_str(), |&(_, name)| name);
-        GameKind::ALL
-            .iter()
-            .copied()
-            .find(|k| k.name() == canonical)
-            .ok_or(UnknownGame {
-                name: s.to_string(),
-                valid: GameKind::NAMES,
-            })
+        GameKind::find_in(GameKind::all(), GameKind::names(), s)
     }
 }
 
@@ -183,30 +233,34 @@ impl fmt::Display for GameKind {
 mod tests {
     use super::*;
 
-    struct NameOf;
-    impl GameVisitor for NameOf {
-        type Output = &'static str;
-        fn visit<G: Game>(self, game: G) -> &'static str {
-            game.name()
+    #[test]
+    fn rows_are_in_discriminant_order_with_distinct_names() {
+        for (i, &k) in GameKind::ROWS.iter().enumerate() {
+            assert_eq!(k as usize, i);
+        }
+        let mut all: Vec<&str> = GameKind::ROWS
+            .iter()
+            .flat_map(|k| std::iter::once(k.name()).chain(k.aliases().iter().copied()))
+            .collect();
+        let n = all.len();
+        all.sort();
+        all.dedup();
+        assert_eq!(all.len(), n, "two rows share a name: {all:?}");
+        for a in all {
+            assert_eq!(a, a.to_ascii_lowercase(), "names are lower case");
         }
     }
 
     #[test]
-    fn registry_names_are_the_games_own_names() {
-        assert_eq!(GameKind::ALL.len(), GameKind::NAMES.len());
-        for (&k, &n) in GameKind::ALL.iter().zip(GameKind::NAMES) {
+    fn names_and_aliases_parse_in_any_case() {
+        assert_eq!(GameKind::names().len(), GameKind::all().len());
+        for (&k, &n) in GameKind::all().iter().zip(GameKind::names()) {
             assert_eq!(k.name(), n);
-            assert_eq!(k.visit(NameOf), n);
             assert_eq!(n.parse::<GameKind>(), Ok(k));
             assert_eq!(n.to_uppercase().parse::<GameKind>(), Ok(k));
-        }
-    }
-
-    #[test]
-    fn aliases_and_unknown_names() {
-        for (alias, name) in GameKind::ALIASES {
-            assert_eq!(alias.parse::<GameKind>(), name.parse::<GameKind>());
-            assert!(GameKind::NAMES.contains(name), "{alias} stands for a game");
+            for alias in k.aliases() {
+                assert_eq!(alias.to_uppercase().parse::<GameKind>(), Ok(k));
+            }
         }
         assert_eq!("Pods".parse::<GameKind>(), Ok(GameKind::PodsStandard));
         let err = "chess".parse::<GameKind>().unwrap_err();
@@ -214,7 +268,7 @@ mod tests {
             err.to_string(),
             format!(
                 "unknown game 'chess' (valid: {})",
-                GameKind::NAMES.join(", ")
+                GameKind::names().join(", ")
             )
         );
     }

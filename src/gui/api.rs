@@ -3,12 +3,14 @@
 //! understood is answered 4xx and changes nothing.
 
 use std::sync::{Arc, Mutex};
+use std::time::Instant;
 
 use rand::Rng;
 use serde_json::{json, Map, Value};
 
+use super::engine::Control;
 use super::tab::{Tab, TabError, MAX_MOVETIME};
-use super::Tabs;
+use super::{Entry, Tabs};
 
 const PAGE: &str = include_str!("page.html");
 const SCRIPT: &str = include_str!("page.js");
@@ -48,7 +50,8 @@ struct Refusal(u16, String);
 impl From<TabError> for Refusal {
     fn from(e: TabError) -> Refusal {
         let status = match e {
-            TabError::Engine(_) => 502,
+            TabError::Engine(_) | TabError::Restarted => 502,
+            TabError::NotAllowed(_) => 403,
             _ => 422,
         };
         Refusal(status, e.to_string())
@@ -107,10 +110,10 @@ fn api(tabs: &Tabs, action: &str, body: &[u8]) -> Result<Value, Refusal> {
     }
     let id = text(&args, "tab")?;
     if action == "close" {
-        tabs.lock().remove(id);
+        tabs.close(id);
         return Ok(json!({}));
     }
-    let tab = tabs.lock().get(id).cloned().ok_or_else(|| {
+    let tab = tabs.get(id).ok_or_else(|| {
         Refusal(
             404,
             "no such tab (closed after being idle?): reload the page".into(),
@@ -208,10 +211,14 @@ fn api(tabs: &Tabs, action: &str, body: &[u8]) -> Result<Value, Refusal> {
     Ok(tab.state())
 }
 
-/// A new tab: its own engine process, while there is room.
+/// A new tab: its own engine process, while there is room. The room is counted before the
+/// process starts, so requests at once cannot start more.
 fn open(tabs: &Tabs) -> Result<Value, Refusal> {
-    tabs.reap();
-    if tabs.count() >= tabs.config.max_tabs {
+    let slot = tabs.engines.take().or_else(|| {
+        tabs.reap();
+        tabs.engines.take()
+    });
+    let Some(slot) = slot else {
         return Err(Refusal(
             503,
             format!(
@@ -219,17 +226,27 @@ fn open(tabs: &Tabs) -> Result<Value, Refusal> {
                 tabs.config.max_tabs
             ),
         ));
-    }
-    let tab = Tab::start(&tabs.engine)?;
-    let state = tab.state();
-    let id = format!("{:016x}", rand::thread_rng().gen::<u64>());
-    let mut open = tabs.lock();
-    // Another tab may have opened while this engine started.
-    if open.len() >= tabs.config.max_tabs {
-        return Err(Refusal(503, "too many tabs open: close one".into()));
-    }
-    open.insert(id.clone(), Arc::new(Mutex::new(tab)));
-    let mut state = state;
+    };
+    let control = Control::new(slot);
+    let tab = match Tab::start(&tabs.engine, Arc::clone(&control), Arc::clone(&tabs.policy)) {
+        Ok(tab) => tab,
+        Err(e) => {
+            control.stop();
+            return Err(e.into());
+        }
+    };
+    let mut state = tab.state();
+    let id = format!(
+        "{:016x}{:016x}",
+        rand::thread_rng().gen::<u64>(),
+        rand::thread_rng().gen::<u64>()
+    );
+    let entry = Entry {
+        tab: Arc::new(Mutex::new(tab)),
+        control,
+        seen: Mutex::new(Instant::now()),
+    };
+    tabs.lock().insert(id.clone(), Arc::new(entry));
     state["tab"] = json!(id);
     Ok(state)
 }

@@ -4,7 +4,55 @@
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
+
+use super::http::Slot;
+
+/// A tab's engine process, reachable while a request holds the tab, so that closing or reaping
+/// the tab stops it mid-search. It holds the tab's engine [`Slot`], taken before the first
+/// process starts and given back by [`Control::stop`] (or when the last holder drops it): at
+/// most one process runs per slot, since a restart ends the old one before the new starts.
+pub struct Control {
+    child: Mutex<Option<Child>>,
+    slot: Mutex<Option<Slot>>,
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    // Kill, wait and take only: a panic elsewhere leaves the value whole.
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+impl Control {
+    pub fn new(slot: Slot) -> Arc<Control> {
+        Arc::new(Control {
+            child: Mutex::new(None),
+            slot: Mutex::new(Some(slot)),
+        })
+    }
+
+    /// Ends the process and gives back the slot; no process starts under this control again.
+    pub fn stop(&self) {
+        let slot = lock(&self.slot).take();
+        self.end_process();
+        drop(slot);
+    }
+
+    pub(super) fn end_process(&self) {
+        if let Some(mut child) = lock(&self.child).take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+
+    /// True once the process has ended by itself (or was stopped).
+    pub fn dead(&self) -> bool {
+        match lock(&self.child).as_mut() {
+            Some(child) => !matches!(child.try_wait(), Ok(None)),
+            None => true,
+        }
+    }
+}
 
 /// Why the engine could not answer at all (as opposed to a `?` refusal).
 #[derive(Debug, thiserror::Error)]
@@ -24,7 +72,8 @@ pub enum EngineError {
 
 /// A running engine; dropping it ends the process.
 pub struct Engine {
-    child: Child,
+    control: Arc<Control>,
+    command: Vec<String>,
     stdin: ChildStdin,
     lines: Receiver<String>,
     /// An `analyze_stream` answer is open: its lines come until an empty line.
@@ -42,40 +91,68 @@ fn answer_head(first: &str) -> &str {
     head.strip_prefix(' ').unwrap_or(head)
 }
 
+/// Starts `command` under `control`: its stdin and a channel of its stdout's lines.
+fn spawn(
+    command: &[String],
+    control: &Control,
+) -> Result<(ChildStdin, Receiver<String>), EngineError> {
+    let (program, args) = command.split_first().ok_or(EngineError::NoCommand)?;
+    // The slot is held while the process starts: a stopped control starts none.
+    let slot = lock(&control.slot);
+    if slot.is_none() {
+        return Err(EngineError::Gone);
+    }
+    let mut child = Command::new(program)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(EngineError::Start)?;
+    let (stdin, stdout) = match (child.stdin.take(), child.stdout.take()) {
+        (Some(i), Some(o)) => (i, o),
+        _ => {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(EngineError::Gone);
+        }
+    };
+    *lock(&control.child) = Some(child);
+    drop(slot);
+    // A reader thread, so that a silent engine costs a timeout and not a stuck request.
+    let (tx, lines) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    Ok((stdin, lines))
+}
+
 impl Engine {
-    pub fn start(command: &[String]) -> Result<Engine, EngineError> {
-        let (program, args) = command.split_first().ok_or(EngineError::NoCommand)?;
-        let mut child = Command::new(program)
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(EngineError::Start)?;
-        let (stdin, stdout) = match (child.stdin.take(), child.stdout.take()) {
-            (Some(i), Some(o)) => (i, o),
-            _ => {
-                let _ = child.kill();
-                let _ = child.wait();
-                return Err(EngineError::Gone);
-            }
-        };
-        // A reader thread, so that a silent engine costs a timeout and not a stuck request.
-        let (tx, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
+    pub fn start(command: &[String], control: Arc<Control>) -> Result<Engine, EngineError> {
+        let (stdin, lines) = spawn(command, &control)?;
         Ok(Engine {
-            child,
+            control,
+            command: command.to_vec(),
             stdin,
             lines,
             streaming: false,
         })
+    }
+
+    /// Ends the process and starts the command again: whatever the old one was doing (a
+    /// search past its time, an answer on its way) is gone with it.
+    pub fn restart(&mut self) -> Result<(), EngineError> {
+        self.control.end_process();
+        self.streaming = false;
+        let (stdin, lines) = spawn(&self.command, &self.control)?;
+        self.stdin = stdin;
+        self.lines = lines;
+        Ok(())
     }
 
     fn send(&mut self, command: &str) -> Result<(), EngineError> {
@@ -183,7 +260,6 @@ impl Engine {
 impl Drop for Engine {
     fn drop(&mut self) {
         let _ = writeln!(self.stdin, "quit");
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        self.control.end_process();
     }
 }

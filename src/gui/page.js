@@ -20,15 +20,28 @@ let polling = false;
 let clock = null;      // {base, inc, left: [ms, ms], running: side index or null, since, moves}
 let flagged = null;    // {outcome, reason} once a clock has run out
 
+// The one way the page reaches the server (docs/gui.md): JSON, with the launch's token from
+// the page's address. Tests call it as `window.tetradCall`.
+async function tetradCall(action, object = {}) {
+  const headers = { 'Content-Type': 'application/json' };
+  const token = new URLSearchParams(location.search).get('token');
+  if (token) headers['X-Tetrad-Token'] = token;
+  const res = await fetch('/api/' + action, { method: 'POST', headers, body: JSON.stringify(object) });
+  const text = await res.text();
+  let body = text;
+  if ((res.headers.get('Content-Type') || '').startsWith('application/json')) {
+    try { body = JSON.parse(text); } catch (e) { /* left as text */ }
+  }
+  return { status: res.status, body };
+}
+window.tetradCall = tetradCall;
+
 async function call(action, body = {}) {
-  const res = await fetch('/api/' + action, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify(Object.assign({ tab }, body)),
-  });
-  const value = await res.json();
-  if (!res.ok) throw new Error(value.error || res.statusText);
-  return value;
+  const res = await tetradCall(action, Object.assign({ tab }, body));
+  if (res.status < 200 || res.status > 299) {
+    throw new Error((res.body && res.body.error) || String(res.body) || 'HTTP ' + res.status);
+  }
+  return res.body;
 }
 
 function status(text, error = false) {
@@ -651,9 +664,13 @@ async function start() {
   $('copy-position').addEventListener('click', copyPosition);
   $('save-game').addEventListener('click', save);
   setInterval(tick, 100);
-  // The engine process ends with the tab.
+  // The engine process ends with the tab (a keepalive fetch outlives the page, and unlike a
+  // beacon carries the token header).
   window.addEventListener('pagehide', () => {
-    navigator.sendBeacon('/api/close', new Blob([JSON.stringify({ tab })], { type: 'application/json' }));
+    const headers = { 'Content-Type': 'application/json' };
+    const token = new URLSearchParams(location.search).get('token');
+    if (token) headers['X-Tetrad-Token'] = token;
+    fetch('/api/close', { method: 'POST', headers, body: JSON.stringify({ tab }), keepalive: true });
   });
 }
 

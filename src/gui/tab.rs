@@ -3,14 +3,14 @@
 //! against its declared type, a position string for line breaks), so the page never reaches the
 //! engine with text of its own.
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
-use super::engine::{Engine, EngineError};
+use super::engine::{Control, Engine, EngineError};
+use super::options::{OptionDecl, Policy};
 
-/// How long an ordinary command may take; searches get their own bound on top.
-const ANSWER: Duration = Duration::from_secs(20);
 /// Longest move time or analysis the page may ask for (ms).
 pub const MAX_MOVETIME: u64 = 60_000;
 /// Longest position string accepted.
@@ -38,99 +38,11 @@ pub enum TabError {
     BadValue(String, String),
     #[error("{0}")]
     Invalid(&'static str),
-}
-
-/// One option as `list_options` declares it.
-#[derive(Clone, Debug)]
-pub struct OptionDecl {
-    pub name: String,
-    pub value: String,
-    /// `check`, `spin`, `combo`, `string` or `button`.
-    pub kind: String,
-    pub values: Vec<String>,
-    pub range: Option<(i64, i64)>,
-    /// The games whose own option it is (`list_options game`); none for the engine's.
-    pub games: Vec<String>,
-    /// Each of those games' value when the tab opened: its default, which the page shows when
-    /// that game is chosen (one field serves every game that has the option).
-    pub defaults: Vec<(String, String)>,
-}
-
-impl OptionDecl {
-    /// `name value type [details]`, as `list_options` writes a line (a button has no value).
-    fn parse(line: &str) -> Option<OptionDecl> {
-        let words: Vec<&str> = line.split_whitespace().collect();
-        let (name, value, kind, rest) = match words.as_slice() {
-            [name, "button"] => (*name, "", "button", None),
-            [name, value, kind] => (*name, *value, *kind, None),
-            [name, value, kind, rest] => (*name, *value, *kind, Some(*rest)),
-            _ => return None,
-        };
-        let mut decl = OptionDecl {
-            name: name.to_string(),
-            value: value.to_string(),
-            kind: kind.to_string(),
-            values: Vec::new(),
-            range: None,
-            games: Vec::new(),
-            defaults: Vec::new(),
-        };
-        match (kind, rest) {
-            ("combo", Some(r)) => decl.values = r.split('|').map(String::from).collect(),
-            ("spin", Some(r)) => {
-                let (lo, hi) = r.split_once("..")?;
-                decl.range = Some((lo.parse().ok()?, hi.parse().ok()?));
-            }
-            _ => {}
-        }
-        Some(decl)
-    }
-
-    /// The value in the form the engine is sent, or why it is refused.
-    pub fn check(&self, value: &str) -> Result<String, TabError> {
-        let bad = |why: &str| TabError::BadValue(self.name.clone(), why.to_string());
-        match self.kind.as_str() {
-            "check" => match value {
-                "true" | "false" => Ok(value.to_string()),
-                _ => Err(bad("needs true or false")),
-            },
-            "spin" => {
-                let v: i64 = value.parse().map_err(|_| bad("needs a whole number"))?;
-                match self.range {
-                    Some((lo, hi)) if v < lo || v > hi => Err(bad("out of range")),
-                    _ => Ok(v.to_string()),
-                }
-            }
-            "combo" if self.values.iter().any(|v| v == value) => Ok(value.to_string()),
-            "combo" => Err(bad("not one of its values")),
-            "string"
-                if !value.is_empty()
-                    && value.len() <= 256
-                    && !value.chars().any(|c| c.is_control() || c.is_whitespace()) =>
-            {
-                Ok(value.to_string())
-            }
-            "string" => Err(bad("needs one word without control characters")),
-            _ => Err(bad("cannot be set from the page")),
-        }
-    }
-
-    pub fn json(&self) -> Value {
-        json!({
-            "name": self.name,
-            "value": self.value,
-            "type": self.kind,
-            "values": self.values,
-            "min": self.range.map(|r| r.0),
-            "max": self.range.map(|r| r.1),
-            "games": self.games,
-            "defaults": self
-                .defaults
-                .iter()
-                .map(|(game, value)| (game.clone(), Value::from(value.as_str())))
-                .collect::<serde_json::Map<String, Value>>(),
-        })
-    }
+    /// A value over a limit the command line sets, or a file outside the allowed directory.
+    #[error("{0}")]
+    NotAllowed(String),
+    #[error("the engine did not answer in time: it was restarted at the game's current position")]
+    Restarted,
 }
 
 /// The position after each ply, for the move list's navigation.
@@ -143,6 +55,10 @@ struct Snapshot {
 
 pub struct Tab {
     engine: Engine,
+    control: Arc<Control>,
+    policy: Arc<Policy>,
+    /// The options the current game was started with, for starting it again.
+    set: Vec<(String, String)>,
     pub games: Vec<String>,
     pub options: Vec<OptionDecl>,
     game: String,
@@ -159,10 +75,17 @@ fn json_body(text: &str) -> Result<Value, TabError> {
 }
 
 impl Tab {
-    pub fn start(command: &[String]) -> Result<Tab, TabError> {
-        let engine = Engine::start(command)?;
+    pub fn start(
+        command: &[String],
+        control: Arc<Control>,
+        policy: Arc<Policy>,
+    ) -> Result<Tab, TabError> {
+        let engine = Engine::start(command, Arc::clone(&control))?;
         let mut tab = Tab {
             engine,
+            control,
+            policy,
+            set: Vec::new(),
             games: Vec::new(),
             options: Vec::new(),
             game: String::new(),
@@ -211,13 +134,68 @@ impl Tab {
 
     fn ask_for(&mut self, command: &str, timeout: Duration) -> Result<String, TabError> {
         self.last_used = Instant::now();
-        let answer = self.engine.ask(command, timeout)?;
+        let answer = self.engine.ask(command, timeout);
         self.last_used = Instant::now();
-        answer.map_err(TabError::Refused)
+        match answer {
+            Ok(a) => a.map_err(TabError::Refused),
+            Err(e) => Err(self.failed(e)),
+        }
+    }
+
+    /// An engine that did not answer in time is started again at the game's position: a late
+    /// answer can never be read as the next command's. One that cannot be is stopped, and the
+    /// tab reaped.
+    fn failed(&mut self, e: EngineError) -> TabError {
+        if !matches!(e, EngineError::Timeout) {
+            return TabError::Engine(e);
+        }
+        match self.recover() {
+            Ok(()) => TabError::Restarted,
+            Err(e) => e,
+        }
+    }
+
+    /// A fresh engine process set to the tab's game, options and moves.
+    fn recover(&mut self) -> Result<(), TabError> {
+        let result = self.resync();
+        if result.is_err() {
+            self.control.stop();
+        }
+        result
+    }
+
+    fn resync(&mut self) -> Result<(), TabError> {
+        self.engine.restart()?;
+        let wait = self.policy.answer;
+        let ask = |engine: &mut Engine, command: &str| -> Result<String, TabError> {
+            engine.ask(command, wait)?.map_err(TabError::Refused)
+        };
+        ask(&mut self.engine, &format!("set_game {}", self.game))?;
+        for (name, value) in &self.set {
+            ask(&mut self.engine, &format!("set_option {name} {value}"))?;
+        }
+        if !self.set.is_empty() {
+            ask(&mut self.engine, "clear_board")?;
+        }
+        let Some(first) = self.history.first() else {
+            return Ok(());
+        };
+        let layout = json_body(&ask(&mut self.engine, "board_layout")?)?;
+        if layout["position"].as_str() != Some(first.position.as_str()) {
+            ask(
+                &mut self.engine,
+                &format!("set_position {}", first.position),
+            )?;
+        }
+        let moves: Vec<String> = self.history.iter().filter_map(|s| s.mv.clone()).collect();
+        for mv in moves {
+            ask(&mut self.engine, &format!("play {mv}"))?;
+        }
+        Ok(())
     }
 
     fn ask(&mut self, command: &str) -> Result<String, TabError> {
-        self.ask_for(command, ANSWER)
+        self.ask_for(command, self.policy.answer)
     }
 
     /// The current position's picture, layout and legal moves, recorded as the latest ply.
@@ -251,7 +229,9 @@ impl Tab {
             .ok_or_else(|| TabError::UnknownOption(name.to_string()))
     }
 
-    /// A new game of `game` with the game options given (each checked against its declaration).
+    /// A new game of `game` with the game options given (each checked against its declaration
+    /// and the server's policy). Refused anywhere, the tab is as it was: its engine is started
+    /// again at the game before.
     pub fn new_game(&mut self, game: &str, options: &[(String, String)]) -> Result<(), TabError> {
         if !self.games.iter().any(|g| g == game) {
             return Err(TabError::UnknownGame(game.to_string()));
@@ -261,25 +241,44 @@ impl Tab {
             if name == "game" {
                 return Err(TabError::UnknownOption(name.clone()));
             }
-            checked.push((name.clone(), self.option(name)?.check(value)?));
+            let decl = self.option(name)?;
+            let value = decl.check(value)?;
+            checked.push((name.clone(), self.policy.allow(decl, &value)?));
         }
+        if self.history.is_empty() {
+            // The first game of a tab: nothing to keep.
+            return self.start_game(game, checked);
+        }
+        let before = (
+            self.game.clone(),
+            std::mem::take(&mut self.history),
+            std::mem::take(&mut self.legal),
+            self.set.clone(),
+        );
+        let result = self.start_game(game, checked);
+        if result.is_err() {
+            (self.game, self.history, self.legal, self.set) = before;
+            if let Err(e) = self.recover() {
+                log::warn!("gui: a tab's engine could not be restored: {e}");
+            }
+        }
+        result
+    }
+
+    fn start_game(&mut self, game: &str, checked: Vec<(String, String)>) -> Result<(), TabError> {
         // The game first: an option may be each game's own (`eval`), set for the game selected.
         self.ask(&format!("set_game {game}"))?;
         self.game = game.to_string();
         self.history.clear();
-        let mut set = Ok(());
         for (name, value) in &checked {
-            set = self.ask(&format!("set_option {name} {value}")).map(drop);
-            if set.is_err() {
-                break;
-            }
+            self.ask(&format!("set_option {name} {value}"))?;
         }
-        if set.is_ok() && !checked.is_empty() {
+        if !checked.is_empty() {
             // A start an option shapes (Pods' rotation) comes with a new game.
-            set = self.ask("clear_board").map(drop);
+            self.ask("clear_board")?;
         }
-        self.refresh(None)?;
-        set
+        self.set = checked;
+        self.refresh(None)
     }
 
     /// Plays a move the page entered, only if it is in the legal list.
@@ -313,14 +312,17 @@ impl Tab {
             let main = base.max(left).div_ceil(1000);
             self.ask(&format!("time_settings {main} 0 0"))?;
             self.ask(&format!("time_left {side} {:.3} 0", left as f64 / 1000.0))?;
-            let mv = self.ask_for("genmove", ANSWER + Duration::from_millis(left))?;
+            let mv = self.ask_for("genmove", self.policy.answer + Duration::from_millis(left))?;
             // The next move is not on a clock unless it is asked for again.
             self.ask("time_settings 0 1 0")?;
             self.refresh(Some(mv.clone()))?;
             return Ok(mv);
         }
         self.ask(&format!("set_option movetime {movetime}"))?;
-        let mv = self.ask_for("genmove", ANSWER + Duration::from_millis(movetime))?;
+        let mv = self.ask_for(
+            "genmove",
+            self.policy.answer + Duration::from_millis(movetime),
+        )?;
         self.refresh(Some(mv.clone()))?;
         Ok(mv)
     }
@@ -367,7 +369,7 @@ impl Tab {
         self.ask("set_option movetime 0")?;
         let answer = self.ask_for(
             &format!("analyze depth {depth} multipv {multipv} movetime {movetime}"),
-            ANSWER + Duration::from_millis(movetime),
+            self.policy.answer + Duration::from_millis(movetime),
         )?;
         Ok(Value::Array(
             answer.lines().filter_map(analysis_line).collect(),
@@ -384,9 +386,13 @@ impl Tab {
         self.ask("set_option movetime 0")?;
         self.analysis.clear();
         self.last_used = Instant::now();
-        self.engine
-            .stream(&format!("analyze_stream multipv {multipv}"), ANSWER)?
-            .map_err(TabError::Refused)
+        match self.engine.stream(
+            &format!("analyze_stream multipv {multipv}"),
+            self.policy.answer,
+        ) {
+            Ok(answer) => answer.map_err(TabError::Refused),
+            Err(e) => Err(self.failed(e)),
+        }
     }
 
     /// The analysis so far: the latest line of each rank, and whether it still runs.
@@ -409,8 +415,9 @@ impl Tab {
     }
 
     pub fn stream_stop(&mut self) -> Result<(), TabError> {
-        self.engine.end_stream(ANSWER)?;
-        Ok(())
+        self.engine
+            .end_stream(self.policy.answer)
+            .map_err(|e| self.failed(e))
     }
 
     /// The game as a record file (`game_record`): `{extension, text}`. `players` name the
@@ -487,22 +494,7 @@ fn analysis_line(line: &str) -> Option<Value> {
 
 #[cfg(test)]
 mod tests {
-    use super::{analysis_line, OptionDecl};
-
-    #[test]
-    fn option_lines_and_their_checks() {
-        let spin = OptionDecl::parse("hash 16 spin 1..4096").expect("a spin");
-        assert_eq!(spin.check("32").ok().as_deref(), Some("32"));
-        assert!(spin.check("0").is_err() && spin.check("1\nquit").is_err());
-        let combo = OptionDecl::parse("pods_rotation 0 combo 0|90|180|270").expect("a combo");
-        assert!(combo.check("90").is_ok() && combo.check("45").is_err());
-        let check = OptionDecl::parse("ponder false check").expect("a check");
-        assert!(check.check("true").is_ok() && check.check("yes please").is_err());
-        let string = OptionDecl::parse("pods_data builtin string").expect("a string");
-        assert!(string.check("x y").is_err() && string.check("a\u{7}").is_err());
-        let button = OptionDecl::parse("clear_hash button").expect("a button");
-        assert!(button.check("").is_err());
-    }
+    use super::analysis_line;
 
     #[test]
     fn analysis_lines_become_typed() {

@@ -9,7 +9,7 @@ use crate::engine::{InfoReport, SearchReport};
 use crate::games::{Outcome, RuleError, Side};
 use crate::render;
 use crate::search::{Clock, Limits};
-use crate::session::{EgdbFailure, MAX_LISTED_MOVES};
+use crate::session::MAX_LISTED_MOVES;
 use crate::session::{EventSink, PerftError, SearchEvent, SearchMode, Session, SessionError};
 
 #[derive(Default)]
@@ -20,6 +20,8 @@ pub struct Ugi {
 }
 
 fn error(io: &mut Io, why: &str) {
+    // Also on stderr: a runner that hides the protocol shows its engine's stderr.
+    log::warn!("{why}");
     io.send(&format!("info string error: {why}\n"));
 }
 
@@ -225,16 +227,12 @@ impl Ugi {
 /// Deeper perft is refused outright: no game finishes it in a human lifetime.
 const MAX_PERFT_DEPTH: u32 = 20;
 
-/// `d`: the board, its position string and the side to move; with an endgame database loaded
-/// (Poddavki), its value of the position.
+/// `d`: the board, its position string and the side to move; with an endgame database open
+/// for the game, its value of the position.
 fn display(io: &mut Io, session: &Session) {
-    let egdb = match session.egdb_probe() {
-        Ok(v) => format!("Endgame database: {v}\n"),
-        Err(SessionError::Egdb(EgdbFailure::NotCovered)) => {
-            "Endgame database: not covered\n".into()
-        }
-        Err(_) => String::new(),
-    };
+    let egdb = session
+        .egdb_status()
+        .map_or(String::new(), |v| format!("Endgame database: {v}\n"));
     io.send(&format!(
         "{}\n\nPosition: {}\nSide to move: {}\n{egdb}",
         session.render().trim_end(),

@@ -316,7 +316,7 @@ mod tests {
     #[test]
     fn legal_moves_json_is_enterable_by_clicks_in_every_game() {
         let mut longest = 0;
-        for &kind in GameKind::ALL {
+        for &kind in GameKind::all() {
             for seed in 0..3u64 {
                 let mut rng = SmallRng::seed_from_u64(seed);
                 let mut game = kind.new_state();

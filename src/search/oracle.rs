@@ -1,6 +1,6 @@
 //! Positions whose value a game-supplied oracle knows (an endgame database): the search takes
 //! that value instead of searching them, at interior nodes (`node.rs`) and at the root, where
-//! the move that keeps the value is played without a search ([`root_choice`]).
+//! the move that keeps the value is played without a search ([`root_lines`]).
 //!
 //! The oracle's values are those of the game with the repetition draw only and no history
 //! before the position; the game's no-progress rule and the game's history are applied here
@@ -107,18 +107,18 @@ fn rank(own: Verdict, raw: Option<Verdict>) -> (u8, i64) {
     }
 }
 
-/// The best move at `pos` by the oracle's values of its successors and its value in play, or
-/// `None` when a successor is not covered.
-fn best_move<G: Game>(
+/// Every move at `pos` with its value in play for the mover, by the oracle's values of its
+/// successors, best first (see [`rank`]), or `None` when a successor is not covered.
+fn ranked_moves<G: Game>(
     game: &G,
     oracle: &dyn Oracle<G>,
     pos: &G::Pos,
     tracker: &DrawTracker,
     rules: &DrawRules,
     probes: &mut u64,
-) -> Option<(G::Move, Verdict)> {
+) -> Option<Vec<(G::Move, Verdict)>> {
     let mover = game.side_to_move(pos);
-    let mut best: Option<(G::Move, Verdict, (u8, i64))> = None;
+    let mut moves: Vec<(G::Move, Verdict, (u8, i64))> = Vec::new();
     let mut covered = true;
     let _ = game.for_each_move(pos, |m| {
         let child = game.make(pos, m);
@@ -146,58 +146,84 @@ fn best_move<G: Game>(
                 (own, Some(raw))
             }
         };
-        let r = rank(own, raw);
-        if best.as_ref().is_none_or(|b| r < b.2) {
-            best = Some((m, own, r));
-        }
+        moves.push((m, own, rank(own, raw)));
         ControlFlow::Continue(())
     });
-    best.filter(|_| covered).map(|(m, v, _)| (m, v))
+    if !covered || moves.is_empty() {
+        return None;
+    }
+    // Stable: among moves that rank alike, the game's order.
+    moves.sort_by_key(|&(_, _, r)| r);
+    Some(moves.into_iter().map(|(m, v, _)| (m, v)).collect())
 }
 
-/// The longest line [`root_choice`] reports: up to the first progress move or this many plies.
+/// The best move at `pos` by the oracle's values of its successors and its value in play, or
+/// `None` when a successor is not covered.
+fn best_move<G: Game>(
+    game: &G,
+    oracle: &dyn Oracle<G>,
+    pos: &G::Pos,
+    tracker: &DrawTracker,
+    rules: &DrawRules,
+    probes: &mut u64,
+) -> Option<(G::Move, Verdict)> {
+    ranked_moves(game, oracle, pos, tracker, rules, probes)?
+        .first()
+        .copied()
+}
+
+/// The longest line [`root_lines`] reports: up to the first progress move or this many plies.
 const PV_PLIES: usize = 24;
 
-/// The root's move by the oracle alone, when every move's outcome is covered and the value in
-/// play can be taken (see [`score`]): a win keeps to the least distance to zeroing, a draw
-/// keeps the draw, a loss resists longest.
-pub(super) fn root_choice<G: Game>(
+/// The root's `lines` best moves by the oracle alone (MultiPV; 1: the move to play), best
+/// first, each with the line expected after it, when every move's outcome is covered and the
+/// values in play can be taken (see [`score`]): a win keeps to the least distance to zeroing, a
+/// draw keeps the draw, a loss resists longest. The positions probed are counted in the first
+/// line's `probes`.
+pub(super) fn root_lines<G: Game>(
     game: &G,
     oracle: &dyn Oracle<G>,
     pos: &G::Pos,
     history: &DrawTracker,
-) -> Option<RootChoice<G::Move>> {
+    lines: usize,
+) -> Option<Vec<RootChoice<G::Move>>> {
     let rules = game.draw_rules();
     let mut probes = 1;
     oracle.probe(pos)?;
-    let (first, verdict) = best_move(game, oracle, pos, history, &rules, &mut probes)?;
-    if verdict != Verdict::Draw && repeats(history) {
+    let ranked = ranked_moves(game, oracle, pos, history, &rules, &mut probes)?;
+    let ranked = &ranked[..ranked.len().min(lines.max(1))];
+    if ranked.iter().any(|&(_, v)| v != Verdict::Draw) && repeats(history) {
         return None;
     }
-    let mut pv = vec![first];
-    let mut tracker = history.clone();
-    let mut at = pos.clone();
-    let mut mv = first;
-    while pv.len() < PV_PLIES {
-        let progress = game.is_progress(&at, mv);
-        at = game.make(&at, mv);
-        tracker.push(game.hash(&at), progress);
-        if progress || games::outcome(game, &at, &tracker).is_some() {
-            break;
-        }
-        match best_move(game, oracle, &at, &tracker, &rules, &mut probes) {
-            Some((m, _)) => {
-                pv.push(m);
-                mv = m;
+    let mut out = Vec::with_capacity(ranked.len());
+    for &(first, verdict) in ranked {
+        let mut pv = vec![first];
+        let mut tracker = history.clone();
+        let mut at = pos.clone();
+        let mut mv = first;
+        while pv.len() < PV_PLIES {
+            let progress = game.is_progress(&at, mv);
+            at = game.make(&at, mv);
+            tracker.push(game.hash(&at), progress);
+            if progress || games::outcome(game, &at, &tracker).is_some() {
+                break;
             }
-            None => break,
+            match best_move(game, oracle, &at, &tracker, &rules, &mut probes) {
+                Some((m, _)) => {
+                    pv.push(m);
+                    mv = m;
+                }
+                None => break,
+            }
         }
+        out.push(RootChoice {
+            verdict,
+            pv,
+            probes: 0,
+        });
     }
-    Some(RootChoice {
-        verdict,
-        pv,
-        probes,
-    })
+    out[0].probes = probes;
+    Some(out)
 }
 
 impl<M> RootChoice<M> {
@@ -227,30 +253,42 @@ impl<M: Clone> RootChoice<M> {
     }
 }
 
-/// The search's result when the oracle decides the root (one best move only: MultiPV
-/// searches), after its one report.
+/// The search's result when the oracle decides the root, after its reports: one line, or as
+/// many as MultiPV asks (each root move ranked by the oracle, its line expected after it).
 pub(super) fn decided<G: Game>(
     shared: &Shared<'_, G>,
     params: &Params,
     start: Instant,
     on_info: &mut dyn FnMut(&Info<G::Move>),
 ) -> Option<SearchResult<G::Move>> {
-    let oracle = shared.oracle.filter(|_| params.multipv <= 1)?;
-    let choice = root_choice(shared.game, oracle, shared.pos, shared.history)?;
-    shared.tbhits.fetch_add(choice.probes, Ordering::Relaxed);
+    let oracle = shared.oracle?;
+    let multipv = params.multipv.max(1);
+    let choices = root_lines(shared.game, oracle, shared.pos, shared.history, multipv)?;
+    let probes: u64 = choices.iter().map(|c| c.probes).sum();
+    shared.tbhits.fetch_add(probes, Ordering::Relaxed);
     let elapsed = start.elapsed().as_millis() as u64;
-    on_info(&choice.info(elapsed, shared.tt.hashfull()));
-    let line = PvLine {
-        score: choice.score(),
-        depth: 1,
-        pv: choice.pv.clone(),
-    };
+    for (k, choice) in choices.iter().enumerate() {
+        let mut info = choice.info(elapsed, shared.tt.hashfull());
+        info.nodes = probes;
+        info.tbhits = Some(probes);
+        info.multipv = (multipv > 1).then_some(k as u32 + 1);
+        on_info(&info);
+    }
+    let lines: Vec<PvLine<G::Move>> = choices
+        .iter()
+        .map(|c| PvLine {
+            score: c.score(),
+            depth: 1,
+            pv: c.pv.clone(),
+        })
+        .collect();
+    let best = &choices[0];
     Some(SearchResult {
-        best: choice.pv.first().copied(),
-        score: line.score,
+        best: best.pv.first().copied(),
+        score: best.score(),
         depth: 1,
-        nodes: choice.probes,
-        pv: choice.pv,
-        lines: vec![line],
+        nodes: probes,
+        pv: best.pv.clone(),
+        lines,
     })
 }

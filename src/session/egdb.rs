@@ -1,34 +1,37 @@
-//! The Poddavki endgame databases in play (docs/egdb.md, "In play"): the `egdb_path` and
-//! `egdb_memory` options, the oracle Poddavki searches take from them, and `egdb_probe`.
+//! The endgame databases in play (docs/egdb.md, "In play"): the `egdb_path` and `egdb_memory`
+//! options, the oracle they hand the games, and `egdb_probe`. Generic: which game a directory's
+//! databases are for is `crate::egdb`'s business, and the game they are not for refuses the
+//! oracle.
 
-use std::any::Any;
 use std::path::Path;
-use std::sync::Arc;
 
 use super::{Session, SessionError};
-use crate::egdb::{Coverage, EgdbError, Tables, Value};
-use crate::games::poddavki::{Poddavki, Position};
-use crate::games::Rules;
-use crate::search::{Oracle, Verdict};
+use crate::egdb::{self, EgdbError, Opened};
+use crate::search::Verdict;
 
-/// The default of `egdb_memory`, in MiB: room for every slice up to 5 pieces (303 MB).
+/// The default of `egdb_memory`, in MiB: the bound of the decompressed blocks kept.
 pub const DEFAULT_EGDB_MIB: u64 = 512;
 pub const MAX_EGDB_MIB: u64 = 65_536;
 
-/// Why the database could not be loaded or asked.
+/// Why the database could not be opened or asked.
 #[derive(Debug, thiserror::Error)]
 pub enum EgdbFailure {
     #[error("egdb_path: {0}; no endgame database in use")]
     Load(#[from] EgdbError),
     #[error("no endgame database loaded (set egdb_path)")]
     NotLoaded,
-    #[error("the endgame database covers poddavki only, not {0}")]
-    OtherGame(&'static str),
+    #[error("the endgame database covers {covers} only, not {game}")]
+    OtherGame {
+        covers: &'static str,
+        game: &'static str,
+    },
     #[error("position not covered by the endgame database")]
     NotCovered,
+    #[error("egdb_path: {0}")]
+    Fault(String),
 }
 
-/// The option values and the database they loaded.
+/// The option values and the database they opened.
 pub(super) struct Endgames {
     path: String,
     pub(super) memory_mib: u64,
@@ -46,52 +49,26 @@ impl Default for Endgames {
 }
 
 struct Loaded {
-    /// The path and memory bound it was loaded under: set again, they load nothing.
+    /// The path and memory bound it was opened under: set again, they open nothing.
     from: (String, u64),
-    oracle: Arc<dyn Oracle<Poddavki>>,
-}
-
-/// The slices loaded, as the search's oracle.
-struct Database(Tables);
-
-impl Oracle<Poddavki> for Database {
-    fn probe(&self, pos: &Position) -> Option<Verdict> {
-        // A slice not loaded (`Missing`) is a position not covered.
-        self.0.probe(pos).ok().map(|v| match v {
-            Value::Win(d) => Verdict::Win(d.into()),
-            Value::Loss(d) => Verdict::Loss(d.into()),
-            Value::Draw => Verdict::Draw,
-        })
-    }
+    db: Opened,
 }
 
 impl Endgames {
     pub(super) fn path(&self) -> &str {
         &self.path
     }
-
-    /// The oracle to hand a game, as `AnyGame::set_oracle` takes it.
-    fn oracle(&self) -> Option<&(dyn Any + Send + Sync)> {
-        self.loaded
-            .as_ref()
-            .map(|l| &l.oracle as &(dyn Any + Send + Sync))
-    }
 }
 
-/// Loads the database of `dir` within `mib` MiB: the slices a Poddavki game under its default
-/// rules can take exactly (none whose wins need more plies than the no-progress rule allows).
-fn load(dir: &str, mib: u64) -> Result<(Arc<dyn Oracle<Poddavki>>, Coverage), EgdbError> {
-    let limit = Poddavki::default()
-        .draw_rules()
-        .no_progress_plies
-        .unwrap_or(u32::MAX);
-    let (tables, coverage) = Tables::open_within(Path::new(dir), mib << 20, limit)?;
-    Ok((Arc::new(Database(tables)), coverage))
+/// Whether the options of the endgame databases concern `game` (they are listed while it is
+/// the game).
+pub(super) fn concerns(game: &str) -> bool {
+    egdb::has_databases(game)
 }
 
 impl Session {
-    /// `egdb_path`: loads the database of a directory (once: the same path and bound again
-    /// load nothing); empty (or UGI's `<empty>`) turns it off. On error the engine goes on
+    /// `egdb_path`: opens the database of a directory (once: the same path and bound again
+    /// open nothing); empty (or UGI's `<empty>`) turns it off. On error the engine goes on
     /// without a database.
     pub(super) fn set_egdb_path(&mut self, dir: &str) -> Result<(), SessionError> {
         let dir = if dir == "<empty>" { "" } else { dir };
@@ -114,19 +91,17 @@ impl Session {
         let result = if e.path.is_empty() {
             Ok(())
         } else {
-            match load(&e.path, e.memory_mib) {
-                Ok((oracle, coverage)) => {
+            match egdb::open(Path::new(&e.path), e.memory_mib << 20) {
+                Ok(db) => {
+                    let c = db.coverage();
                     log::info!(
                         "egdb: {} slices, {} bytes, longest distance to zeroing {}; {} left out",
-                        coverage.slices.len(),
-                        coverage.bytes,
-                        coverage.max_dtz,
-                        coverage.left_out.len()
+                        c.slices.len(),
+                        c.bytes,
+                        c.max_dtz,
+                        c.left_out.len()
                     );
-                    e.loaded = Some(Loaded {
-                        from: wanted,
-                        oracle,
-                    });
+                    e.loaded = Some(Loaded { from: wanted, db });
                     Ok(())
                 }
                 Err(err) => {
@@ -141,23 +116,44 @@ impl Session {
 
     /// Hands the current game the database (or takes it away); games it is not for refuse it.
     pub(super) fn give_oracle(&mut self) {
-        let _ = self.game.set_oracle(self.endgames.oracle());
+        let oracle = self.endgames.loaded.as_ref().map(|l| l.db.oracle());
+        let _ = self.game.set_oracle(oracle);
     }
 
     /// `egdb_probe`: the database's value of the current position for the side to move, as
     /// stored (no history applied): `win D`, `loss D` or `draw`.
     pub fn egdb_probe(&self) -> Result<String, SessionError> {
-        if self.endgames.loaded.is_none() {
+        let Some(loaded) = &self.endgames.loaded else {
             return Err(EgdbFailure::NotLoaded.into());
-        }
-        if self.game.name() != Poddavki::default().name() {
-            return Err(EgdbFailure::OtherGame(self.game.name()).into());
+        };
+        if self.game.name() != loaded.db.game() {
+            return Err(EgdbFailure::OtherGame {
+                covers: loaded.db.game(),
+                game: self.game.name(),
+            }
+            .into());
         }
         Ok(match self.game.oracle_probe() {
             Some(Verdict::Win(d)) => format!("win {d}"),
             Some(Verdict::Loss(d)) => format!("loss {d}"),
             Some(Verdict::Draw) => "draw".to_string(),
-            None => return Err(EgdbFailure::NotCovered.into()),
+            None => {
+                return Err(match loaded.db.fault() {
+                    Some(f) => EgdbFailure::Fault(f),
+                    None => EgdbFailure::NotCovered,
+                }
+                .into())
+            }
         })
+    }
+
+    /// What UGI's `d` shows of the database: [`Session::egdb_probe`]'s answer, `not covered`,
+    /// or nothing when no database is open for this game.
+    pub fn egdb_status(&self) -> Option<String> {
+        match self.egdb_probe() {
+            Ok(v) => Some(v),
+            Err(SessionError::Egdb(EgdbFailure::NotCovered)) => Some("not covered".into()),
+            Err(_) => None,
+        }
     }
 }

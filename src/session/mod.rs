@@ -101,7 +101,7 @@ pub struct Session {
     /// When the command being carried out began (its line was read, or the command before it
     /// ended): a move time runs from then.
     command_start: Option<Instant>,
-    /// The Poddavki endgame database options and what they loaded.
+    /// The endgame database options and what they opened.
     endgames: egdb::Endgames,
 }
 
@@ -120,7 +120,7 @@ impl Session {
     /// A session over `registry`'s games, at the start of its first.
     pub fn with_registry(registry: Arc<Registry>) -> Session {
         Session {
-            game: registry.entries()[0].new_state(),
+            game: registry.kinds()[0].new_state(),
             registry,
             options: Options::default(),
             caps: Caps::default(),

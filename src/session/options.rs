@@ -7,7 +7,6 @@ use std::time::Instant;
 use super::egdb::MAX_EGDB_MIB;
 use super::{Session, SessionError, SetOption};
 use crate::engine;
-use crate::games::GameKind;
 use crate::options::{self, Kind, OptionError, Value};
 use crate::search::Limits;
 
@@ -85,9 +84,10 @@ pub static ENGINE_OPTIONS: &[EngineOption] = &[
         gtp: "game",
         ugi: "UCI_Variant",
         aliases: &["variant"],
-        value_aliases: GameKind::ALIASES,
-        kind: Kind::Combo(GameKind::NAMES),
-        default: "poddavki",
+        // Choices, aliases and default (the first game): the registry's, from `kind_of`.
+        value_aliases: &[],
+        kind: Kind::Combo(&[]),
+        default: "",
         help: "the game; selecting it starts a new game",
         get: |s| s.game.name().to_string(),
         set: |s, v| s.set_game(&v.text()),
@@ -235,9 +235,9 @@ pub static ENGINE_OPTIONS: &[EngineOption] = &[
         ugi: "EgdbPath",
         aliases: &[],
         value_aliases: &[],
-        kind: Kind::String,
+        kind: Kind::Path,
         default: "",
-        help: "Poddavki endgame database directory (empty: none)",
+        help: "endgame database directory (empty: none)",
         get: |s| s.endgames.path().to_string(),
         set: |s, v| s.set_egdb_path(&v.text()),
     },
@@ -312,9 +312,9 @@ pub struct Caps {
     pub game_options: &'static [(&'static str, u64)],
 }
 
-/// Engine options that concern one game only: listed while it is the game (set at any time, they
-/// serve that game when it is selected).
-const GAME_ONLY: &[(&str, &str)] = &[("egdb_path", "poddavki"), ("egdb_memory", "poddavki")];
+/// Engine options that concern only the games with endgame databases: listed while such a game
+/// is the game (set at any time, they serve it when it is selected).
+const TABLEBASE_ONLY: &[&str] = &["egdb_path", "egdb_memory"];
 
 /// An option as the front ends list it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -395,8 +395,8 @@ impl Session {
             .into());
         } else {
             // Another game's option: check the value now so the error comes at once.
-            for entry in self.registry.entries() {
-                if entry.new_state().set_option(decl.name, &value)? {
+            for kind in self.registry.kinds() {
+                if kind.new_state().set_option(decl.name, &value)? {
                     break;
                 }
             }
@@ -423,7 +423,7 @@ impl Session {
         let game = self.game.name();
         let mut out: Vec<OptionInfo> = ENGINE_OPTIONS
             .iter()
-            .filter(|o| GAME_ONLY.iter().all(|&(n, g)| n != o.gtp || g == game))
+            .filter(|o| !TABLEBASE_ONLY.contains(&o.gtp) || super::egdb::concerns(game))
             .map(|o| OptionInfo {
                 gtp: o.gtp,
                 ugi: o.ugi,
@@ -532,11 +532,16 @@ mod tests {
         let session = Session::new();
         let mut keys = Vec::new();
         for o in ENGINE_OPTIONS {
-            assert_eq!((o.get)(&session), o.default, "{}", o.gtp);
-            if o.kind != Kind::Button {
+            let (kind, _) = session.kind_of(o);
+            let default = match kind {
+                Kind::Combo(&[first, ..]) if o.default.is_empty() => first,
+                _ => o.default,
+            };
+            assert_eq!((o.get)(&session), default, "{}", o.gtp);
+            if kind != Kind::Button {
                 assert_eq!(
-                    o.kind.parse(o.gtp, o.default).map(|v| v.text()),
-                    Ok(o.default.into())
+                    kind.parse(o.gtp, default).map(|v| v.text()),
+                    Ok(default.into())
                 );
             }
             keys.extend([options::key(o.gtp), options::key(o.ugi)]);
@@ -564,10 +569,10 @@ mod tests {
         // The session reads it from the first game that declares the name.
         let s = Session::new();
         let decls = s.registry.option_decls();
-        for e in s.registry.entries() {
-            for o in e.new_state().options() {
+        for k in s.registry.kinds() {
+            for o in k.new_state().options() {
                 let decl = decls.iter().find(|d| d.name == o.name).map(|d| d.own);
-                assert_eq!(decl, Some(o.own), "{} of {}", o.name, e.name);
+                assert_eq!(decl, Some(o.own), "{} of {}", o.name, k.name());
             }
         }
         assert!(decls.iter().any(|d| d.name == "eval" && d.own));

@@ -27,9 +27,9 @@ use crate::engine::{AnyGame, GameState};
 use crate::games::{self, DrawTracker, Game, Outcome, PerftStop, RuleError, Terminal};
 use crate::search::{self, Limits, Params, Root, Table, MATE, MATE_BOUND};
 
-pub mod egdb_check;
 pub mod faulty;
-pub mod nim;
+/// The toy game, a row of the registry in test builds (`games/nim/`).
+pub use crate::games::nim;
 
 /// At most this many of the previous position's moves are asked about in the next one.
 const STALE_SAMPLE: usize = 64;
@@ -75,6 +75,18 @@ pub struct Report {
     /// Searches compared with [`negamax`], and how many of those were decided within two plies.
     pub searches: u64,
     pub decided_searches: u64,
+}
+
+/// [`conformance`] on a registry row's game.
+pub fn conformance_kind(kind: games::GameKind, soak: Soak) -> Report {
+    struct Kit(Soak);
+    impl games::GameVisitor for Kit {
+        type Output = Report;
+        fn visit<G: Game>(self, game: G) -> Report {
+            conformance(&game, self.0)
+        }
+    }
+    kind.visit(Kit(soak))
 }
 
 /// Runs every check of the module text over `soak.games` seeded random games of `game`.

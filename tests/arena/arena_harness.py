@@ -22,6 +22,9 @@ PY_STDLIB = "%s -S" % PY
 
 if SCRIPTS not in sys.path:
     sys.path.insert(0, SCRIPTS)
+# the protocol client (python/tetrad/engine.py), for tests that speak to tetrad themselves
+if os.path.join(REPO, "python") not in sys.path:
+    sys.path.insert(0, os.path.join(REPO, "python"))
 
 FAKE_REFEREE = "%s %s" % (PY_STDLIB, os.path.join(HERE, "fake_referee.py"))
 
@@ -113,11 +116,16 @@ def run_arena(engines, *args, game="toy", referee=FAKE_REFEREE, timeout=120, out
 
 
 def checkout(root):
-    """What a machine needs of a tetrad checkout to play: the arena and the built binary."""
+    """What a machine needs of a tetrad checkout to play: the arena, the protocol client it
+    speaks through (the Python package's pure-Python modules) and the built binary."""
     os.makedirs(os.path.join(root, "scripts"))
     shutil.copy2(ARENA, os.path.join(root, "scripts"))
     shutil.copytree(os.path.join(SCRIPTS, "arena"), os.path.join(root, "scripts", "arena"),
                     ignore=shutil.ignore_patterns("__pycache__"))
+    os.makedirs(os.path.join(root, "python", "tetrad"))
+    for name in os.listdir(os.path.join(REPO, "python", "tetrad")):
+        if name.endswith(".py"):
+            shutil.copy2(os.path.join(REPO, "python", "tetrad", name), os.path.join(root, "python", "tetrad", name))
     os.makedirs(os.path.join(root, "target", "release"))
     shutil.copy2(TETRAD, os.path.join(root, "target", "release", "tetrad"))
 

@@ -2,7 +2,9 @@
 """A scriptable engine for the toy game (see toy.py), speaking UGI or GTP (chosen by the
 first command, as tetrad does), which can be told to misbehave:
 
-  --fault illegal|malformed|nomove|resign|crash|hang|slow|reject|badstart|lenient
+  --fault illegal|malformed|nomove|resign|crash|hang|garbage|flood|slow|reject|badstart|quitstart|lenient
+                    (garbage: noise lines instead of an answer; flood: noise without end, as
+                    fast as it can; quitstart: exits 0 at once)
   --fault-at K      the fault happens at the engine's K-th move of each game (default 1)
   --fault-at-total K   ... or at its K-th move since it started, whatever the game
   --once FILE       fault only if FILE does not exist yet (it is created), i.e. once per match
@@ -85,6 +87,18 @@ class Engine:
             self.log("hanging on purpose")
             while True:
                 time.sleep(3600)
+        if fault == "garbage":
+            self.log("answering garbage on purpose")
+            sys.stdout.write("no idea\n%s\n" % ("#" * 40))
+            sys.stdout.flush()
+            while True:
+                time.sleep(3600)
+        if fault == "flood":
+            self.log("flooding on purpose")
+            chunk = "flood %s\n" % ("~" * 60) * 1000
+            while True:
+                sys.stdout.write(chunk)
+                sys.stdout.flush()
         if fault == "slow":
             left = self.times[self.pos.side]
             time.sleep((left if left is not None else 1.0) + 0.3)
@@ -241,7 +255,7 @@ def main():
     ap.add_argument("--name", default="fake")
     ap.add_argument("--play", default="optimal", choices=("optimal", "random", "one", "wait"))
     ap.add_argument("--fault", default="none",
-                    choices=("none", "illegal", "malformed", "nomove", "resign", "crash", "hang", "slow", "reject", "badstart", "lenient"))
+                    choices=("none", "illegal", "malformed", "nomove", "resign", "crash", "hang", "garbage", "flood", "slow", "reject", "badstart", "quitstart", "lenient"))
     ap.add_argument("--fault-at", type=int, default=1)
     ap.add_argument("--fault-at-total", type=int, default=0)
     ap.add_argument("--once")
@@ -259,6 +273,8 @@ def main():
             f.write("%d\n" % os.getpid())
     e = Engine(args)
     e.log("started")
+    if args.fault == "quitstart":
+        sys.exit(0)
     if args.fault == "badstart":
         while True:
             time.sleep(3600)

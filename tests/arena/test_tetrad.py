@@ -291,40 +291,23 @@ def _gtp_game(seed, random_plies=4, max_plies=200):
     """A Poddavki game of tetrad against itself over GTP (seeded random plies, then depth 1),
     and its ``game_record``: (moves played, final position, result word, extension, record)."""
     import random
+    from tetrad.engine import Engine  # the repository's protocol client (the arena's)
     rng = random.Random(seed)
-    p = subprocess.Popen([TETRAD, "--protocol", "gtp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                         stderr=subprocess.DEVNULL, text=True)
-
-    def ask(line):
-        p.stdin.write(line + "\n")
-        p.stdin.flush()
-        out = []
-        while True:
-            got = p.stdout.readline()
-            if not got.strip():
-                if out or not got:
-                    return out
-                continue
-            out.append(got.rstrip("\n"))
-
-    try:
-        ask("set_game poddavki")
-        ask("set_option depth 1")
+    with Engine.popen([TETRAD, "--protocol", "gtp"], protocol="gtp", timeout=60.0) as e:
+        e.command("set_game poddavki")
+        e.command("set_option depth 1")
         moves = []
-        while len(moves) < max_plies and ask("game_result") == ["= ongoing"]:
+        while len(moves) < max_plies and e.command("game_result") == "ongoing":
             if len(moves) < random_plies:
-                mv = rng.choice(ask("legal_moves")[0][2:].split())
-                ask("play " + mv)
+                mv = rng.choice(e.command("legal_moves").split())
+                e.command("play " + mv)
             else:
-                mv = ask("genmove")[0][2:]
+                mv = e.command("genmove")
             moves.append(mv)
-        final = ask("get_position")[0][2:]
-        result = ask("game_result")[0][2:]
-        answer = ask("game_record White=one Black=two Round=%d" % seed)
-        ask("quit")
-    finally:
-        p.wait(10)
-    return moves, final, result, answer[0][2:], "\n".join(answer[1:]) + "\n"
+        final = e.command("get_position")
+        result = e.command("game_result")
+        ext, _, record = e.command("game_record White=one Black=two Round=%d" % seed).partition("\n")
+    return moves, final, result, ext, record + "\n"
 
 
 class GameRecordPdnTest(unittest.TestCase):

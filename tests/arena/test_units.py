@@ -13,7 +13,8 @@ import unittest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from arena_harness import ARENA, FAKE_REFEREE, PY, fake  # noqa: E402
-from arena import cli, proc  # noqa: E402
+from arena import cli  # noqa: E402  (puts the protocol client's folder on the path)
+from tetrad import _process as client_process  # noqa: E402  (the client's child processes)
 from arena.clock import Clock, TimeControl  # noqa: E402
 from arena.spec import EngineSpec  # noqa: E402
 from arena.openings import Book, read_file, rotate  # noqa: E402
@@ -163,7 +164,7 @@ class CleanupTest(unittest.TestCase):
                     # a zombie would still accept signal 0: gone means killed and reaped
                     with self.assertRaises(ProcessLookupError):
                         os.kill(pid, 0)
-            self.assertEqual(proc._live, set())
+            self.assertEqual(client_process._live, set())
             self.assertEqual([t for t in threading.enumerate() if t.name.startswith("arena-worker")], [])
 
     def test_terminated_runner_takes_its_engines_along(self):

@@ -123,9 +123,13 @@ fn masked_all<'a>(lines: impl IntoIterator<Item = &'a String>) -> Vec<String> {
     lines.into_iter().map(|l| masked(l)).collect()
 }
 
+/// The engine a sample ran on: the documents show the engine's games, never the test kit's
+/// toy row, which a test run may ask for (`TETRAD_TOY_GAME`).
 fn engine(sample: &Sample) -> Engine {
-    let args: Vec<&str> = sample.args.iter().map(String::as_str).collect();
-    Engine::start(&args)
+    let mut cmd = std::process::Command::new(common::binary());
+    cmd.args(&sample.args)
+        .env_remove(tetrad::games::registry::TOY_GAME_VAR);
+    Engine::spawn(cmd)
 }
 
 fn finish(e: &mut Engine, name: &str) {

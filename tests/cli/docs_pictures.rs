@@ -91,17 +91,9 @@ fn committed_pictures_are_up_to_date() {
 fn pages_show_listed_pictures() {
     let listed: BTreeSet<String> = pictures().into_iter().map(|(p, _)| p).collect();
     let mut pages = vec![("README.md".to_string(), root())];
-    // One rules page per family of the registry's games (`pods-standard` and `pods-advanced`
-    // share `pods.md`). The test kit's toy game, a row only in test runs that ask for it, is
-    // no game of the engine and has none.
-    let mut families: Vec<String> = common::game_names()
-        .iter()
-        .filter(|g| !(common::toy_game_row() && *g == "nim"))
-        .map(|g| g.split('-').next().unwrap_or(g).to_string())
-        .collect();
-    families.dedup();
-    for game in families {
-        pages.push((format!("docs/rules/{game}.md"), root().join("docs/rules")));
+    // One rules page per family of the registry's games (`common::rules_pages`).
+    for page in common::rules_pages() {
+        pages.push((page, root().join("docs/rules")));
     }
     for (page, dir) in pages {
         let text = std::fs::read_to_string(root().join(&page)).expect("page exists");

@@ -43,20 +43,21 @@ fn build_verify_info_and_a_rerun() {
     let err = text(&built.stderr);
     assert!(built.status.success(), "{err}");
     assert!(
-        err.contains("slice 0101 (1/16)") && err.contains("M/s") && err.contains("ETA"),
+        err.contains("slice 0101 (1/9)") && err.contains("M/s") && err.contains("ETA"),
         "{err}"
     );
     let info = egdb(&["info"], &dir);
     let out = text(&info.stdout);
     assert!(info.status.success());
-    // 16 slices, a header and a total.
-    assert_eq!(out.lines().count(), 18, "{out}");
-    assert!(out.contains("\n0101 1984 1984 "), "{out}");
+    // 9 slices (each with its colour mirror), a header and a total.
+    assert_eq!(out.lines().count(), 11, "{out}");
+    // Two kings: white to move only (black to move is its mirror), 992 positions.
+    assert!(out.contains("\n0101 992 "), "{out}");
     let verified = egdb(&["verify"], &dir);
     assert!(verified.status.success(), "{}", text(&verified.stdout));
-    assert!(text(&verified.stdout).contains("verified 16 slices: ok"));
+    assert!(text(&verified.stdout).contains("verified 9 slices: ok"));
     let again = egdb(&["build", "--game", "Poddavki", "--pieces", "3"], &dir);
-    assert_eq!(text(&again.stderr).matches("already built").count(), 16);
+    assert_eq!(text(&again.stderr).matches("already built").count(), 9);
     let _ = std::fs::remove_dir_all(&dir);
 }
 

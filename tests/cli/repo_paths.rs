@@ -91,8 +91,13 @@ fn nothing_points_outside_the_repository() {
 fn rules_pages_exist_and_readme_links_them() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let readme = std::fs::read_to_string(root.join("README.md")).expect("README");
-    for game in ["poddavki", "phutball", "diamond", "pods"] {
-        let page = format!("docs/rules/{game}.md");
+    // README's table of games gives each game's protocol name.
+    for game in crate::common::every_game() {
+        if *game != tetrad::games::GameKind::Toy.name() {
+            assert!(readme.contains(&format!("`{game}`")), "README names {game}");
+        }
+    }
+    for page in crate::common::rules_pages() {
         assert!(root.join(&page).is_file(), "{page}");
         assert!(
             readme.contains(&format!("]({page})")),

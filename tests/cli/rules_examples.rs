@@ -53,8 +53,8 @@ fn replay(input: &str) -> String {
 
 #[test]
 fn rules_pages_examples_are_real_output() {
-    for game in ["poddavki", "phutball", "diamond", "pods"] {
-        let path = format!("{}/docs/rules/{game}.md", env!("CARGO_MANIFEST_DIR"));
+    for game in crate::common::rules_pages() {
+        let path = format!("{}/{game}", env!("CARGO_MANIFEST_DIR"));
         let page = std::fs::read_to_string(&path).expect("rules page");
         let sessions = sessions(&page);
         assert!(sessions.len() >= 2, "{game}: {} examples", sessions.len());

@@ -5,7 +5,9 @@ use crate::common;
 
 use common::Engine;
 
-const GAMES: &[&str] = tetrad::games::GameKind::NAMES;
+fn games() -> &'static [&'static str] {
+    common::every_game()
+}
 
 /// The `info depth` lines of a search, without the figures that depend on the clock.
 fn depth_lines(lines: &[String]) -> Vec<String> {
@@ -50,7 +52,7 @@ fn one_thread_searches_the_same_nodes_every_time() {
 fn two_to_four_threads_answer_a_legal_move_in_every_game() {
     let mut e = Engine::start(&[]);
     e.gtp("set_option depth 3");
-    for game in GAMES {
+    for game in games() {
         assert_eq!(e.gtp(&format!("set_game {game}")), "=");
         for threads in 2..=4 {
             assert_eq!(e.gtp(&format!("set_option threads {threads}")), "=");
@@ -74,7 +76,7 @@ fn two_to_four_threads_answer_a_legal_move_in_every_game() {
     e.send("ugi");
     e.until("ugiok");
     e.send("setoption name Threads value 3");
-    for game in GAMES {
+    for game in games() {
         e.send(&format!("setoption name UCI_Variant value {game}"));
         e.send("position startpos");
         e.send("go depth 3");
@@ -161,7 +163,7 @@ fn the_last_info_line_is_the_moves_line_with_threads() {
     e.send("ugi");
     e.until("ugiok");
     e.send("setoption name Threads value 2");
-    for game in GAMES {
+    for game in games() {
         e.send(&format!("setoption name UCI_Variant value {game}"));
         e.send("position startpos");
         e.send("go nodes 30000");

@@ -10,12 +10,14 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
 /// Every game, from the registry.
-const GAMES: &[&str] = tetrad::games::GameKind::NAMES;
+fn games() -> &'static [&'static str] {
+    tetrad::games::GameKind::names()
+}
 
 fn gtp_command(rng: &mut SmallRng, legal: &[String]) -> String {
     let pick = |rng: &mut SmallRng, xs: &[&str]| xs[rng.gen_range(0..xs.len())].to_string();
     match rng.gen_range(0..16) {
-        0 => format!("set_game {}", pick(rng, GAMES)),
+        0 => format!("set_game {}", pick(rng, games())),
         1..=3 if !legal.is_empty() => format!("play {}", legal[rng.gen_range(0..legal.len())]),
         4 => "undo".into(),
         5 => "genmove".into(),
@@ -47,6 +49,7 @@ fn gtp_command(rng: &mut SmallRng, legal: &[String]) -> String {
 
 #[test]
 fn gtp_random_sessions_stay_well_framed() {
+    common::every_game();
     let mut rng = SmallRng::seed_from_u64(77);
     let mut e = Engine::start(&[]);
     e.gtp("set_option nodes 300");
@@ -104,6 +107,7 @@ fn gtp_random_sessions_stay_well_framed() {
 
 #[test]
 fn ugi_random_sessions_always_answer_bestmove_once() {
+    common::every_game();
     let mut rng = SmallRng::seed_from_u64(78);
     let mut e = Engine::start(&[]);
     e.send("uci");
@@ -112,7 +116,7 @@ fn ugi_random_sessions_always_answer_bestmove_once() {
         match rng.gen_range(0..8) {
             0 => e.send(&format!(
                 "setoption name UCI_Variant value {}",
-                GAMES[rng.gen_range(0..GAMES.len())]
+                games()[rng.gen_range(0..games().len())]
             )),
             1 => e.send("position startpos"),
             2 => e.send("position fen garbage moves a b c"),
@@ -142,11 +146,12 @@ fn ugi_random_sessions_always_answer_bestmove_once() {
 
 #[test]
 fn thousands_of_genmove_undo_cycles_restore_every_position() {
+    common::every_game();
     let mut rng = SmallRng::seed_from_u64(79);
     let mut e = Engine::start(&[]);
     e.gtp("set_option nodes 60");
     let mut cycles = 0;
-    for game in GAMES {
+    for game in games() {
         assert_eq!(e.gtp(&format!("set_game {game}")), "=");
         for _ in 0..400 {
             let before = e.gtp("get_position");
@@ -172,10 +177,11 @@ fn thousands_of_genmove_undo_cycles_restore_every_position() {
 
 #[test]
 fn quit_and_end_of_input_at_random_times_during_searches() {
+    common::every_game();
     let mut rng = SmallRng::seed_from_u64(80);
     for round in 0..12 {
         let mut e = Engine::start(&[]);
-        let game = GAMES[round % GAMES.len()];
+        let game = games()[round % games().len()];
         let ugi = round % 2 == 0;
         if ugi {
             // Unbounded: `quit` or the end of input stops it.
@@ -217,9 +223,10 @@ fn quit_and_end_of_input_at_random_times_during_searches() {
 
 #[test]
 fn threads_two_to_four_survive_random_stop_setoption_quit_and_end_of_input() {
+    common::every_game();
     let mut rng = SmallRng::seed_from_u64(81);
     for round in 0..10 {
-        let game = GAMES[round % GAMES.len()];
+        let game = games()[round % games().len()];
         let mut e = Engine::start(&[]);
         e.send("ugi");
         e.until("ugiok");

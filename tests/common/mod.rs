@@ -174,20 +174,53 @@ impl Drop for Engine {
     }
 }
 
-/// The games the binary lists (`list_games`), in order: what every test that loops over the
-/// games loops over, so that a game added to the registry is covered with no edit here.
+/// The games the binary lists (`list_games`), in order: what a test that loops over the games
+/// through the binary loops over, so that a game added to the registry is covered with no edit
+/// here. Printed like [`every_game`]'s.
 pub fn game_names() -> Vec<String> {
     let mut e = Engine::start(&[]);
     let list = e.gtp("list_games");
-    list.strip_prefix("= ")
+    let names: Vec<String> = list
+        .strip_prefix("= ")
         .expect("a game list")
         .lines()
         .map(str::to_string)
-        .collect()
+        .collect();
+    announce(&names);
+    names
 }
 
-/// Whether this run asked the binary for the test kit's toy game as a built-in row
-/// (`tetrad::registry::TOY_GAME_VAR`; the engine started here inherits the variable).
-pub fn toy_game_row() -> bool {
-    std::env::var_os("TETRAD_TOY_GAME").is_some()
+/// Prints the games a test covers on stderr, under the test's name (libtest names the thread
+/// after the test): shown with `--nocapture`, and in a failure's output.
+fn announce<S: AsRef<str>>(names: &[S]) {
+    let names: Vec<&str> = names.iter().map(AsRef::as_ref).collect();
+    let thread = std::thread::current();
+    eprintln!(
+        "{}: games {}",
+        thread.name().unwrap_or("test"),
+        names.join(" ")
+    );
+}
+
+/// The games a test that loops over every game covers: the registry's (`GameKind::all`, what
+/// the binary's `list_games` gives; with the toy-game variable set, the toy row too), printed
+/// on stderr under the test's name, so that a run with `--nocapture`, or a failure's output,
+/// shows which games it covered.
+pub fn every_game() -> &'static [&'static str] {
+    let names = tetrad::games::GameKind::names();
+    announce(names);
+    names
+}
+
+/// The games that have a rules page, `docs/rules/<family>.md` (the family is the name up to
+/// its first `-`: `pods-standard` and `pods-advanced` share `pods.md`): every game of the
+/// registry but the test kit's toy row, a row only in test runs, which has no page.
+pub fn rules_pages() -> Vec<String> {
+    let mut pages: Vec<String> = every_game()
+        .iter()
+        .filter(|&&g| g != tetrad::games::GameKind::Toy.name())
+        .map(|g| format!("docs/rules/{}.md", g.split('-').next().unwrap_or(g)))
+        .collect();
+    pages.dedup();
+    pages
 }

@@ -5,9 +5,9 @@ use std::path::PathBuf;
 
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
+use tetrad::egdb::check::{key, positions, prove, retrograde, Solved};
 use tetrad::egdb::{build, slices_upto, Material, Tables, Value};
 use tetrad::games::poddavki::Position;
-use tetrad::testkit::egdb_check::{key, positions, prove, retrograde, Solved};
 
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("tetrad-egdb-it-{}-{name}", std::process::id()));
@@ -44,6 +44,18 @@ fn every_position_up_to_three_pieces_matches_a_plain_retrograde() {
             Solved::Draw => 2,
         }] += 1;
     }
+    // The files as play opens them, a block at a time through a cache of 4 blocks (so that
+    // blocks are dropped and read again), give the same values.
+    let (files, coverage) = Tables::open_within(&dir, 4 << 14, u32::MAX).expect("opened");
+    assert!(coverage.left_out.is_empty() && coverage.bytes > 0);
+    for p in &all {
+        let solved = plain[&key(p)];
+        let stored = files.probe(p).expect("covered");
+        assert!(
+            same(stored, solved),
+            "{p:?}: file {stored}, plain {solved:?}"
+        );
+    }
     // Every kind of result occurs, and positions are many: the comparison is not empty.
     assert!(
         kinds.iter().all(|&k| k > 100) && all.len() > 500_000,
@@ -68,6 +80,23 @@ fn sampled_four_piece_results_a_bounded_search_proves_agree() {
     let (bad, n) = tables.verify(2, 5, &mut |_, _| {}).expect("verified");
     assert_eq!(n, 0, "{bad:?}");
     let (wins, losses) = check_sampled(&tables, &four, 400, 5, 26);
+    // The compressed files, probed a block at a time, against the values as built (in memory,
+    // uncompressed), on random positions of every side and colour.
+    let (files, _) = Tables::open_within(&dir, 8 << 14, u32::MAX).expect("opened");
+    let mut rng = SmallRng::seed_from_u64(43);
+    let mut compared = 0;
+    while compared < 20_000 {
+        let m = four[rng.gen_range(0..four.len())];
+        let Some(p) = random_position(&mut rng, m) else {
+            continue;
+        };
+        compared += 1;
+        assert_eq!(
+            files.probe(&p).expect("covered"),
+            tables.probe(&p).expect("covered"),
+            "{p:?}"
+        );
+    }
     assert!(
         wins >= 20 && losses >= 20,
         "proven: {wins} wins, {losses} losses"
@@ -116,7 +145,7 @@ pub fn check_sampled(
 }
 
 /// A random position of a material (men off their far rank), if the squares drawn are free.
-fn random_position(rng: &mut SmallRng, m: Material) -> Option<Position> {
+pub fn random_position(rng: &mut SmallRng, m: Material) -> Option<Position> {
     let mut occupied = 0u32;
     let mut draw = |rng: &mut SmallRng, lo: u32, hi: u32| {
         let s = rng.gen_range(lo..hi);

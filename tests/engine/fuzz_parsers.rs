@@ -5,13 +5,11 @@ use std::io::Cursor;
 use std::sync::{Arc, OnceLock};
 
 use proptest::prelude::*;
-use tetrad::bench::Workloads;
 use tetrad::protocol::parse::{gtp_command, gtp_frame, ugi_line};
 use tetrad::protocol::reader::{clean, decode};
 use tetrad::protocol::{self, Dialect};
-use tetrad::registry::{Entry, Registry};
+use tetrad::registry::Registry;
 use tetrad::session::Session;
-use tetrad::testkit::nim::Nim;
 
 const WORDS: &[&str] = &[
     "play",
@@ -96,11 +94,10 @@ fn gtp_session(lines: &[String]) -> Vec<String> {
         .collect()
 }
 
-/// Every game of the registry, with the kit's toy game added as any new game would be.
+/// Every game of the registry, with the kit's toy row (see `toy_game`).
 fn registry() -> Arc<Registry> {
     static REGISTRY: OnceLock<Arc<Registry>> = OnceLock::new();
-    let toy = || Registry::builtin().with(Entry::new(Nim, &[], Workloads::DEFAULT));
-    Arc::clone(REGISTRY.get_or_init(|| Arc::new(toy())))
+    Arc::clone(REGISTRY.get_or_init(crate::toy_game::registry))
 }
 
 proptest! {

@@ -8,13 +8,13 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use tetrad::games::prelude::*;
 use tetrad::games::{DrawTracker, GameKind, GameVisitor};
-use tetrad::registry::{Entry, Registry};
-use tetrad::testkit::Soak;
+use tetrad::registry::Registry;
+use tetrad::testkit::{self, Soak};
 
-fn soak_of(entry: &Entry, games: u32, max_plies: u32, seed: u64) -> Soak {
+fn soak_of(kind: GameKind, games: u32, max_plies: u32, seed: u64) -> Soak {
     let mut soak = Soak::new(games, seed);
     soak.max_plies = max_plies;
-    if entry.name == "phutball" {
+    if kind.name() == "phutball" {
         // Random Phutball fills the board; dense boards have millions of distinct ball moves
         // (deciding them is NP-hard), so its games stay short here. Its perft has no fast
         // subtree depth: the stoppable walk is compared two plies deep.
@@ -27,12 +27,12 @@ fn soak_of(entry: &Entry, games: u32, max_plies: u32, seed: u64) -> Soak {
 
 pub(crate) fn all(games: u32, max_plies: u32, seed: u64) {
     let mut n = 0;
-    for (i, entry) in Registry::builtin().entries().iter().enumerate() {
-        let soak = soak_of(entry, games, max_plies, seed + i as u64 + 1);
-        let report = entry.conformance(soak);
-        eprintln!("soak: {}: {report:?}", entry.name);
-        assert!(report.positions > u64::from(soak.games), "{}", entry.name);
-        assert!(report.transpositions > 0, "{}: {report:?}", entry.name);
+    for (i, &kind) in Registry::builtin().kinds().iter().enumerate() {
+        let soak = soak_of(kind, games, max_plies, seed + i as u64 + 1);
+        let report = testkit::conformance_kind(kind, soak);
+        eprintln!("soak: {kind}: {report:?}");
+        assert!(report.positions > u64::from(soak.games), "{kind}");
+        assert!(report.transpositions > 0, "{kind}: {report:?}");
         n += report.positions;
     }
     eprintln!(
@@ -111,7 +111,7 @@ impl GameVisitor for SearchSoak {
 
 pub(crate) fn all_searches(searches: u32, seed: u64) {
     let mut n = 0;
-    for (i, &kind) in GameKind::ALL.iter().enumerate() {
+    for (i, &kind) in GameKind::all().iter().enumerate() {
         n += kind.visit(SearchSoak {
             searches,
             seed: seed + i as u64 + 1,

@@ -1,33 +1,33 @@
-//! Adding a game is one game value plus one registry line: the kit's toy game, registered here
-//! and nowhere else, passes the conformance kit, plays over GTP and UGI through the real protocol
+//! Adding a game is its folder and one registry row: the kit's toy game, a row of test builds
+//! (`games/nim/`), passes the conformance kit, plays over GTP and UGI through the real protocol
 //! loop (in-process) and runs its part of the bench, with no other edit anywhere.
 
 use std::io::Cursor;
 use std::sync::Arc;
 
-use tetrad::bench::{self, Workloads};
+use tetrad::bench;
+use tetrad::games::GameKind;
 use tetrad::protocol::{self, Dialect};
-use tetrad::registry::{Entry, Registry};
+use tetrad::registry::Registry;
 use tetrad::session::Session;
-use tetrad::testkit::nim::Nim;
-use tetrad::testkit::Soak;
+use tetrad::testkit::{self, Soak};
 
-/// The one line that adds the game (unless this run made it a built-in row already, see
+/// The registry with the toy row (which this run may list already, see
 /// `the_toy_game_can_be_a_built_in_row`).
-fn registry() -> Arc<Registry> {
-    if Registry::builtin().find("nim").is_ok() {
+pub(crate) fn registry() -> Arc<Registry> {
+    if Registry::builtin().kinds().contains(&GameKind::Toy) {
         return Registry::builtin();
     }
-    Arc::new(Registry::builtin().with(Entry::new(Nim, &["toy"], Workloads::DEFAULT)))
+    Arc::new(Registry::builtin().with(GameKind::Toy))
 }
 
 /// The games the binary lists, with the toy-game variable set or not.
 fn binary_games(toy: bool) -> Vec<String> {
     let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_tetrad"));
     if toy {
-        cmd.env(tetrad::registry::TOY_GAME_VAR, "1");
+        cmd.env(tetrad::games::registry::TOY_GAME_VAR, "1");
     } else {
-        cmd.env_remove(tetrad::registry::TOY_GAME_VAR);
+        cmd.env_remove(tetrad::games::registry::TOY_GAME_VAR);
     }
     let out = cmd
         .stdin(std::process::Stdio::piped())
@@ -51,15 +51,17 @@ fn binary_games(toy: bool) -> Vec<String> {
         .collect()
 }
 
-/// A fifth game is one registry row: in a test build asked for it, the toy game is a built-in
+/// A sixth game is one registry row: in a test build asked for it, the toy game is a listed
 /// row of the binary the tests run, after the engine's own games, so every test that loops over
-/// the games (they loop over `list_games`: tests/common's `game_names`) plays it with no edit.
-/// CI runs those tests once that way (.ci/run). Without the variable the list is the engine's.
+/// the games (they loop over the registry: `GameKind::all`, or the binary's `list_games`) plays
+/// it with no edit. CI runs the whole suite once that way (.ci/run). Without the variable the
+/// list is the engine's.
 #[test]
 fn the_toy_game_can_be_a_built_in_row() {
-    let mut names: Vec<String> = tetrad::games::GameKind::NAMES
+    let mut names: Vec<String> = GameKind::ROWS
         .iter()
-        .map(|n| n.to_string())
+        .filter(|&&k| k != GameKind::Toy)
+        .map(|k| k.name().to_string())
         .collect();
     assert_eq!(binary_games(false), names);
     names.push("nim".to_string());
@@ -86,8 +88,8 @@ fn answers(out: &str) -> Vec<String> {
 #[test]
 fn the_registered_toy_game_passes_the_conformance_kit() {
     let registry = registry();
-    let entry = registry.find("nim").map_err(|e| e.to_string()).unwrap();
-    let report = entry.conformance(Soak::new(20, 3));
+    let kind = registry.find("nim").map_err(|e| e.to_string()).unwrap();
+    let report = testkit::conformance_kind(kind, Soak::new(20, 3));
     assert_eq!(report.finished_games, 20);
     assert!(report.transpositions > 0, "{report:?}");
     assert!(report.decided_searches > 0, "{report:?}");
@@ -102,8 +104,7 @@ fn gtp_lists_selects_and_plays_the_toy_game() {
          genmove\nset_game chess\n",
     );
     let a = answers(&out);
-    let mut names = Registry::builtin().names().to_vec();
-    names.push("nim");
+    let names = registry().names();
     assert_eq!(a[0], format!("= {}", names.join("\n")));
     assert_eq!(a[1..5], ["=", "= 27", "=", "="]);
     // 16 stones, first to move: a take of 1 to 3 is legal, the winning one (none: 16 is lost).
@@ -156,7 +157,7 @@ fn ugi_offers_and_searches_the_toy_game() {
 #[test]
 fn the_bench_runs_the_toy_game() {
     let registry = registry();
-    let entry = registry.find("toy").map_err(|e| e.to_string()).unwrap();
+    let kind = registry.find("toy").map_err(|e| e.to_string()).unwrap();
     let mut out = Vec::new();
     let settings = bench::Settings {
         quick: true,
@@ -164,7 +165,7 @@ fn the_bench_runs_the_toy_game() {
         depth: None,
         repeat: 1,
     };
-    let totals = tetrad::registry::bench([entry], settings, &mut out).expect("bench");
+    let totals = tetrad::registry::bench([kind], settings, &mut out).expect("bench");
     let text = String::from_utf8(out).unwrap();
     // From 21 stones: 3 moves, then 9, then 27 leaves.
     let perft = format!(

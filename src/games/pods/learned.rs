@@ -19,6 +19,7 @@ use super::data::POD_COUNT;
 use super::eval::{self, Terms, Weights};
 use super::position::{decode, Pos};
 use super::tables::Tables;
+use super::PodsRules;
 use crate::games::learned::WeightFile;
 use crate::games::EVAL_LIMIT;
 
@@ -36,8 +37,11 @@ pub const SIZE: usize = BUCKETS * PER_BUCKET;
 /// The game's weights, [`SIZE`] of them (so every index the evaluation computes is in range),
 /// and its weight file, whose shipped weights are `learned.txt` beside this file.
 pub type LearnedWeights = crate::games::learned::LearnedWeights<SIZE>;
-pub static WEIGHT_FILE: WeightFile<SIZE> =
-    WeightFile::new("pods-advanced", include_str!("learned.txt"), start);
+pub static WEIGHT_FILE: WeightFile<SIZE> = WeightFile::new(
+    PodsRules::Advanced.name(),
+    include_str!("learned.txt"),
+    start,
+);
 
 fn bucket(p: &Pos) -> usize {
     match p.hand[0].count_ones() + p.hand[1].count_ones() {

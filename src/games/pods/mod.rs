@@ -48,6 +48,17 @@ pub enum PodsRules {
     Advanced,
 }
 
+impl PodsRules {
+    /// The game's protocol name under these rules: the one place it is spelled (the registry,
+    /// the picture and the learned weight file ask here).
+    pub const fn name(self) -> &'static str {
+        match self {
+            PodsRules::Standard => "pods-standard",
+            PodsRules::Advanced => "pods-advanced",
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct Pods {
     pub rules: PodsRules,
@@ -150,11 +161,7 @@ impl Rules for Pods {
     type Move = PodsMove;
 
     fn name(&self) -> &'static str {
-        if self.advanced() {
-            "pods-advanced"
-        } else {
-            "pods-standard"
-        }
+        self.rules.name()
     }
     fn side_names(&self) -> [&'static str; 2] {
         ["white", "black"]
@@ -371,7 +378,7 @@ impl GameOptions for Pods {
     }
     fn options(&self) -> Vec<GameOption> {
         let mut options = vec![
-            GameOption::new("pods_data", Kind::String, &self.data.source),
+            GameOption::new("pods_data", Kind::Path, &self.data.source),
             GameOption::new(
                 "pods_rotation",
                 Kind::Combo(&["0", "90", "180", "270"]),

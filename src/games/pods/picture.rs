@@ -55,11 +55,7 @@ impl Pods {
             .collect();
         let (files, ranks) = render::grid_labels(6, 6, 1);
         Board {
-            game: if self.advanced() {
-                "pods-advanced"
-            } else {
-                "pods-standard"
-            },
+            game: self.rules.name(),
             style: Style::Points,
             extent: [-0.6, -0.6, 5.6, 5.6],
             sides: [

@@ -71,6 +71,10 @@ enum Pending {
 
 fn frame(ok: bool, id: Option<u64>, body: &str) -> String {
     let mark = if ok { '=' } else { '?' };
+    if !ok {
+        // Also on stderr: a runner that hides the protocol shows its engine's stderr.
+        log::warn!("{}", body.trim());
+    }
     let id = id.map(|i| i.to_string()).unwrap_or_default();
     // A multi-line result must not contain an empty line (it would end the answer). A body
     // that starts with a line break (a diagram) starts on the line after the `=`.
@@ -86,9 +90,21 @@ fn frame(ok: bool, id: Option<u64>, body: &str) -> String {
 
 type Answer = Result<String, GtpError>;
 
-/// The command part of a line: `#` starts a comment; what is left may be empty (no answer then).
+/// The command part of a line: `#` starts a comment, except inside a `"..."` value (of
+/// `game_record`, where `\"` and `\\` are escapes), so that a name may hold a `#`; what is
+/// left may be empty (no answer then).
 fn command_text(line: &str) -> &str {
-    line.split('#').next().unwrap_or_default().trim()
+    let (mut quoted, mut escaped) = (false, false);
+    for (at, c) in line.char_indices() {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' if quoted => escaped = true,
+            '"' => quoted = !quoted,
+            '#' if !quoted => return line[..at].trim(),
+            _ => {}
+        }
+    }
+    line.trim()
 }
 
 /// Deeper perft is refused outright: no game finishes it in a human lifetime.

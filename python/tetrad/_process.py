@@ -1,7 +1,9 @@
-"""Child processes that may misbehave: line I/O with deadlines, stderr capture, sure cleanup.
+"""The engine client's lowest layer: a child process that may misbehave, with line I/O under
+deadlines, stderr captured or dropped, and sure cleanup; and the errors every layer raises.
 
 Every child runs in its own process group so that killing it also kills whatever it spawned,
-and is always reaped (``wait``) after the kill, so no zombie outlives the runner.
+and is always reaped (``wait``) after the kill, so no zombie outlives the caller. Part of
+``tetrad.engine`` (import the names from there); standard library only.
 """
 
 import os
@@ -15,28 +17,45 @@ import time
 MAX_LINE = 1 << 20  # a longer line is delivered in pieces; nothing legitimate is that long
 POLL = 0.1  # seconds between checks of the abort flag while waiting for output
 
-_STOP = object()
-_CLOSE = object()
 
-_live = set()
-_live_lock = threading.Lock()
-_trace_lock = threading.Lock()
+# ---- errors ----------------------------------------------------------------------------------
 
 
-class ProcessError(Exception):
-    """The child could not be started."""
+class EngineError(Exception):
+    """The engine failed: it could not start, exited, hung, refused or answered garbage."""
 
 
-class Timeout(Exception):
-    """No line arrived before the deadline."""
+class EngineStartError(EngineError):
+    """The engine could not be started (no such program, not executable...)."""
 
 
-class Eof(Exception):
-    """The child closed its output (it exited or crashed)."""
+class EngineTimeout(EngineError):
+    """No answer before the deadline (the high-level calls kill the engine then)."""
+
+
+class EngineExited(EngineError):
+    """The engine closed its output: it exited or crashed."""
+
+
+class EngineGarbage(EngineError):
+    """The engine answered something the protocol does not allow."""
+
+
+class EngineRefused(EngineError):
+    """The engine answered a command with an error (GTP ``?``, UGI ``info string error``)."""
 
 
 class Aborted(Exception):
-    """The match was stopped while waiting (SPRT decision, interrupt, fatal error elsewhere)."""
+    """The caller's abort flag was set while waiting (not the engine's fault)."""
+
+
+# ---- the child process ---------------------------------------------------------------------
+
+_STOP = object()
+_CLOSE = object()
+_live = set()
+_live_lock = threading.Lock()
+_trace_lock = threading.Lock()
 
 
 def kill_all():
@@ -50,9 +69,9 @@ def kill_all():
 def _own_group():
     """Popen arguments giving the child a process group of its own, in our session.
 
-    Not a session of its own (setsid): Linux schedules each session as a group
-    (autogroup), and on a loaded machine a child alone in its group got the CPU back about
-    one scheduler tick (4 ms) after each line we sent, which was charged to its clock."""
+    Not a session of its own (setsid): Linux schedules each session as a group (autogroup), and
+    on a loaded machine a child alone in its group got the CPU back about one scheduler tick
+    (4 ms) after each line we sent, which was charged to its clock."""
     if os.name != "posix":
         return {}
     if sys.version_info >= (3, 11):
@@ -60,15 +79,13 @@ def _own_group():
     return {"preexec_fn": os.setpgrp}
 
 
-class Proc:
+class Process:
     """One child process speaking a line protocol on stdin/stdout.
 
-    A reader thread timestamps each stdout line as it arrives (so move times are measured at
-    arrival, not when the game thread gets round to it); a writer thread keeps a child that does
-    not read its input from blocking us; a third thread copies stderr to the current sink file.
-    """
+    ``trace``: a file every line sent and received is written to, timestamped. ``stderr_path``:
+    where the child's stderr goes (created on its first byte); None drops it."""
 
-    def __init__(self, argv, cwd=None, label="", trace=None, stderr_path=None):
+    def __init__(self, argv, cwd=None, label="", trace=None, stderr_path=None, env=None):
         self.label = label or os.path.basename(argv[0])
         self.argv = list(argv)
         self._trace = trace
@@ -80,6 +97,7 @@ class Proc:
         self._killed = False
         self.eof = False
         self.eof_time = None
+        self._late = None  # a line that arrived after a read's deadline, kept for the next read
         try:
             self._p = subprocess.Popen(
                 self.argv,
@@ -87,10 +105,11 @@ class Proc:
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
                 cwd=cwd,
+                env=env,
                 **_own_group(),
             )
         except (OSError, ValueError) as e:
-            raise ProcessError("cannot start %r: %s" % (" ".join(self.argv), e))
+            raise EngineStartError("cannot start %r: %s" % (" ".join(self.argv), e))
         with _live_lock:
             _live.add(self)
         self._threads = [
@@ -118,42 +137,55 @@ class Proc:
     # ---- I/O -------------------------------------------------------------------------------
 
     def send(self, line):
-        """Queue a line for the child; returns the time it was queued (a move's clock starts
-        then, so the writer thread's latency is never in the engine's favour)."""
+        """Queue a line (text, or bytes sent as they are) for the child; returns the time it was
+        queued (a move's clock starts then, so the writer's latency never favours the engine)."""
         now = time.monotonic()
-        self._log(">", line)
-        self._wq.put((line + "\n").encode("utf-8", "replace"))
+        if isinstance(line, bytes):
+            self._log(">", line.decode("utf-8", "replace"))
+            self._wq.put(line + b"\n")
+        else:
+            self._log(">", line)
+            self._wq.put((line + "\n").encode("utf-8", "replace"))
         return now
 
     def read(self, deadline, abort=None):
         """The next stdout line as (arrival time, text) before ``deadline`` (monotonic).
 
-        Raises Timeout, Eof (sticky: every later read raises it too) or Aborted.
-        """
+        Raises EngineTimeout, EngineExited (sticky: every later read raises it too) or Aborted
+        (``abort``, a threading.Event, was set). A line that arrived after the deadline raises
+        EngineTimeout too and is kept for the next read: a child flooding its output cannot keep
+        a reader past its deadline however fast it writes."""
         while True:
             if abort is not None and abort.is_set():
                 raise Aborted()
-            left = deadline - time.monotonic()
-            try:
-                if left <= 0:
-                    item = self.lines.get_nowait()
-                else:
-                    item = self.lines.get(timeout=min(left, POLL))
-            except queue.Empty:
-                if time.monotonic() >= deadline:
-                    raise Timeout()
-                continue
+            if self._late is not None:
+                item, self._late = self._late, None
+            else:
+                left = deadline - time.monotonic()
+                try:
+                    if left <= 0:
+                        item = self.lines.get_nowait()
+                    else:
+                        item = self.lines.get(timeout=min(left, POLL))
+                except queue.Empty:
+                    if time.monotonic() >= deadline:
+                        raise EngineTimeout("%s sent nothing before the deadline" % self.label)
+                    continue
+            if item[1] is not None and item[0] > deadline:
+                self._late = item
+                raise EngineTimeout("%s sent no answer before the deadline" % self.label)
             if item[1] is None:
                 self.eof = True
                 self.eof_time = item[0]
                 self.lines.put(item)  # keep EOF visible to later reads
                 if abort is not None and abort.is_set():
-                    raise Aborted()  # killed because the match stopped: not the child's fault
-                raise Eof()
+                    raise Aborted()  # killed because the caller stopped: not the child's fault
+                raise EngineExited("%s exited (status %s)" % (self.label, self.exit_status()))
             return item
 
     def drain(self):
         """Discard the lines already received (never blocks)."""
+        self._late = None
         while True:
             try:
                 item = self.lines.get_nowait()
@@ -259,7 +291,7 @@ class Proc:
                 f.write(item)
                 f.flush()
             except (OSError, ValueError):
-                return  # the child is gone or stopped reading; the game thread will notice
+                return  # the child is gone or stopped reading; the reader will notice
 
     def _read_stderr(self):
         f = self._p.stderr

@@ -1,0 +1,62 @@
+"""The measuring scripts in scripts/ that speak through the engine client, each run small
+against this build (the arena, the tuner and hostile.py have tests of their own under tests/).
+Each run is bounded by a subprocess timeout."""
+
+import json
+import os
+import subprocess
+import sys
+
+from engine_paths import REPO, tetrad_bin
+from tetrad.engine import Engine
+
+TIMEOUT = 120
+
+
+def script(name, *args):
+    out = subprocess.run([sys.executable, os.path.join(REPO, "scripts", name)] + list(args),
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True,
+                         timeout=TIMEOUT, cwd=REPO)
+    assert out.returncode == 0, out.stdout + out.stderr
+    return out.stdout
+
+
+def test_latency():
+    out = script("latency.py", "--bin", tetrad_bin(), "--runs", "2", "--game", "diamond")
+    assert "diamond        go depth 1 round trip ms: median" in out
+    assert "stop->bestmove ms" in out and "go 1s+10ms clock" in out
+
+
+def test_ttd(tmp_path):
+    with Engine.popen([tetrad_bin()], protocol="gtp") as e:
+        e.command("set_game poddavki")
+        start = e.command("get_position")
+        e.command("set_option nodes 200")
+        moves = [e.command("genmove") for _ in range(12)]
+    games = tmp_path / "games.jsonl"
+    games.write_text(json.dumps({"game_name": "poddavki", "start": start, "opening": [],
+                                 "moves": [{"move": m} for m in moves]}) + "\n")
+    out = script("ttd.py", "--games", str(games), "--depth", "3", "--every", "3",
+                 tetrad_bin() + ":1", tetrad_bin() + ":2")
+    assert out.startswith("2 positions of poddavki, depth 3\n")
+    assert out.count("total") == 2
+
+
+def test_egdb_openings():
+    out = script("egdb_openings.py", "--bin", tetrad_bin(), "--count", "1", "--nodes", "200")
+    position = out.strip()
+    assert position.count("\n") == 0 and position[:2] in ("W:", "B:")
+    with Engine.popen([tetrad_bin()], protocol="gtp") as e:
+        e.command("set_game poddavki")
+        e.command("set_position " + position)  # the engine takes it back
+        assert e.command("game_result") == "ongoing"
+
+
+def test_dense_genmove(tmp_path):
+    with Engine.popen([tetrad_bin()], protocol="gtp") as e:
+        e.command("set_game phutball")
+        start = e.command("get_position")
+    positions = tmp_path / "positions.txt"
+    positions.write_text(start + "\n")
+    out = script("dense_genmove.py", "--bin", tetrad_bin(), "--movetime", "50", "--file", str(positions))
+    assert "| genmove " in out and "| get_position " in out and "peak RSS" in out

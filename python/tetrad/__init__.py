@@ -1,0 +1,1 @@
+"""tetrad: the games of the tetrad engine from Python (``tetrad.engine``: the protocol client)."""
