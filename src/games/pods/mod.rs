@@ -19,6 +19,7 @@ use crate::options::{GameOption, Kind};
 mod actions;
 pub mod board;
 pub mod data;
+pub mod dfpn;
 pub mod eval;
 mod learned;
 pub mod movegen;

@@ -12,6 +12,7 @@ use rand::{Rng, SeedableRng};
 mod advanced;
 mod cross;
 mod data;
+mod dfpn;
 mod proofs;
 mod robustness;
 mod solver;

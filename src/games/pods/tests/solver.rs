@@ -304,14 +304,20 @@ fn solver_bench() {
 /// docs/strength.md). The engine's own line from the start (fixed-depth search, so the same
 /// line every run) is solved backwards from its end, each position with what is left of the
 /// time, until one does not finish: every position from there to the end is proven.
-/// `TETRAD_PODS_PROOF_SECS` (per rotation, default 60), `TETRAD_PODS_PROOF_ROTATIONS` (e.g.
-/// `0,180`), `TETRAD_PODS_PROOF_TABLE` (entries of 8 bytes, default 2^26 = 512 MiB).
+/// `TETRAD_PODS_PROOF_SECS` (per rotation, default 60), `TETRAD_PODS_PROOF_NODES` (per
+/// rotation, default unlimited: node counts compare provers on a loaded machine),
+/// `TETRAD_PODS_PROOF_ROTATIONS` (e.g. `0,180`), `TETRAD_PODS_PROOF_TABLE` (entries of 8 bytes,
+/// default 2^26 = 512 MiB; the proof-number prover's entries take 24 bytes, so it gets as many
+/// bytes), `TETRAD_PODS_PROVER` (`solver`, the default, or `dfpn`, the proof-number prover,
+/// which gets less far: docs/strength/pods.md).
 #[test]
 #[ignore]
 fn prove_from_the_start() {
     let g = game(false);
     let secs: u64 = env_or("TETRAD_PODS_PROOF_SECS", 60);
+    let budget: u64 = env_or("TETRAD_PODS_PROOF_NODES", u64::MAX);
     let entries: u64 = env_or("TETRAD_PODS_PROOF_TABLE", 1 << 26);
+    let dfpn = env_or("TETRAD_PODS_PROVER", "solver".to_string()) == "dfpn";
     let rotations: String = env_or("TETRAD_PODS_PROOF_ROTATIONS", "0,90,180,270".to_string());
     for degrees in rotations
         .split(',')
@@ -338,26 +344,40 @@ fn prove_from_the_start() {
         );
         let deadline = std::time::Instant::now() + std::time::Duration::from_secs(secs);
         let interrupt = || std::time::Instant::now() >= deadline;
+        let mut spent = 0u64;
         for (ply, p) in line.iter().enumerate().rev() {
             let t0 = std::time::Instant::now();
-            let (v, stats) = solver::solve_with_table(&g.tables, p, u64::MAX, entries, &interrupt);
+            let left = budget.saturating_sub(spent);
+            let (win, nodes, hits) = if dfpn {
+                let (v, stats) = dfpn::prove(&g.tables, p, left, entries * 8, &interrupt);
+                let win = match v {
+                    dfpn::Outcome::Proven { win, .. } => Some(win),
+                    _ => None,
+                };
+                (win, stats.nodes, stats.tt_hits)
+            } else {
+                let (v, stats) = solver::solve_with_table(&g.tables, p, left, entries, &interrupt);
+                let win = match v {
+                    solver::Verdict::Solved(s) => Some(s.win),
+                    _ => None,
+                };
+                (win, stats.nodes, stats.tt_hits)
+            };
+            spent = spent.saturating_add(nodes);
             let took = t0.elapsed().as_secs_f64();
-            let rate = stats.nodes as f64 / took.max(1e-9);
+            let rate = nodes as f64 / took.max(1e-9);
             let side = if p.side == 0 { "White" } else { "Black" };
-            match v {
-                solver::Verdict::Solved(s) => println!(
-                    "rotation {degrees} ply {ply}: {side} to move {}, {} nodes, {} table hits, \
-                     {took:.1} s, {rate:.0} nodes/s  {}",
-                    if s.win { "wins" } else { "loses" },
-                    stats.nodes,
-                    stats.tt_hits,
+            match win {
+                Some(win) => println!(
+                    "rotation {degrees} ply {ply}: {side} to move {}, {nodes} nodes, {hits} table \
+                     hits, {took:.1} s, {rate:.0} nodes/s  {}",
+                    if win { "wins" } else { "loses" },
                     g.format_position(p)
                 ),
-                _ => {
+                None => {
                     println!(
-                        "rotation {degrees} ply {ply}: unfinished after {} nodes, {took:.1} s, \
-                         {rate:.0} nodes/s  {}",
-                        stats.nodes,
+                        "rotation {degrees} ply {ply}: unfinished after {nodes} nodes, {took:.1} \
+                         s, {rate:.0} nodes/s  {}",
                         g.format_position(p)
                     );
                     break;
