@@ -10,6 +10,9 @@ const LAYERS: &[&[&str]] = &[
     &["render", "options"],
     &["games"],
     &["search"],
+    // Batched play (the Python package's VecEnv): many games of one kind stepped at once,
+    // the search as an optional opponent.
+    &["batch"],
     // The endgame databases implement the search's oracle for their game.
     &["engine", "egdb"],
     &["bench", "learn", "testkit"],
