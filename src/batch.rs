@@ -7,7 +7,7 @@ use std::sync::atomic::AtomicBool;
 
 use crate::games::actions::encode;
 use crate::games::prelude::*;
-use crate::games::{outcome, DrawTracker, Outcome, Side};
+use crate::games::{ending, DrawTracker, Outcome, Side};
 use crate::search::{self, Params, Root, Table};
 
 /// A step's action that is not a legal move of its game.
@@ -107,13 +107,36 @@ impl<G: Game> Chunk<G> {
         env.games += 1;
     }
 
-    /// Plays `mv` in game `i`; the result if that ended it.
+    /// Plays `mv` in game `i`; the result if that ended it. Lists the legal moves of the new
+    /// position into `self.moves` on the way (what the game-over check and the next
+    /// [`Chunk::refresh`] both need, generated once).
     fn play(&mut self, i: usize, mv: G::Move) -> Option<Outcome> {
         let env = &mut self.envs[i];
         let progress = self.game.is_progress(&env.pos, mv);
         env.pos = self.game.make(&env.pos, mv);
         env.tracker.push(self.game.hash(&env.pos), progress);
-        outcome(&self.game, &env.pos, &env.tracker).map(|t| t.outcome)
+        self.list(i)
+    }
+
+    /// Game `i`'s legal moves into `self.moves` (none once it is over) and its result, if over.
+    fn list(&mut self, i: usize) -> Option<Outcome> {
+        let env = &self.envs[i];
+        let game = &self.game;
+        let moves = &mut self.moves;
+        moves.clear();
+        let result = ending(
+            game,
+            &env.pos,
+            || {
+                game.legal_moves(&env.pos, moves);
+                !moves.is_empty()
+            },
+            || env.tracker.draw(&game.draw_rules()),
+        );
+        if result.is_some() {
+            moves.clear();
+        }
+        result.map(|t| t.outcome)
     }
 
     /// The opponent's move in game `i` (the side to move there).
@@ -135,8 +158,9 @@ impl<G: Game> Chunk<G> {
         search::run(&self.game, root, &params).best
     }
 
-    /// Lists game `i`'s legal actions and writes its observation and mask row (clearing the
-    /// bits of the actions it had before).
+    /// Writes game `i`'s observation and mask row from the legal moves in `self.moves`
+    /// (listed by [`Chunk::list`] for its current position), clearing the bits of the actions
+    /// it had before.
     fn refresh(&mut self, i: usize, obs: &mut [f32], mask: &mut [bool]) {
         let row = &mut mask[i * self.actions..(i + 1) * self.actions];
         let env = &mut self.envs[i];
@@ -144,11 +168,7 @@ impl<G: Game> Chunk<G> {
             row[a as usize] = false;
         }
         env.legal.clear();
-        self.moves.clear();
-        if outcome(&self.game, &env.pos, &env.tracker).is_none() {
-            self.game.legal_moves(&env.pos, &mut self.moves);
-            encode(&self.game, &env.pos, &self.moves, &mut env.legal);
-        }
+        encode(&self.game, &env.pos, &self.moves, &mut env.legal);
         for &(a, _) in &env.legal {
             row[a as usize] = true;
         }
@@ -179,6 +199,7 @@ impl<G: Game> EnvChunk for Chunk<G> {
         for i in 0..self.envs.len() {
             self.restart(i);
             self.envs[i].legal.clear();
+            self.list(i);
             self.refresh(i, obs, mask);
         }
     }
@@ -224,6 +245,7 @@ impl<G: Game> EnvChunk for Chunk<G> {
                     rewards_of(o, r);
                     done[i] = true;
                     self.restart(i);
+                    self.list(i);
                 }
                 None => {
                     r.fill(0.0);

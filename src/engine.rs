@@ -235,14 +235,26 @@ impl<G: Game> GameState<G> {
         item: impl Fn(G::Move, String) -> T,
         notation: impl Fn(&T) -> &String,
     ) -> Option<Vec<T>> {
-        if self.result().is_some() {
-            return Some(Vec::new());
-        }
         if cap != usize::MAX {
+            if self.result().is_some() {
+                return Some(Vec::new());
+            }
             self.game.count_moves_upto(&self.pos, cap)?;
         }
         let mut moves = Vec::new();
-        self.game.legal_moves(&self.pos, &mut moves);
+        // Uncapped, the list itself answers the game-over check's "any legal move?".
+        let over = games::ending(
+            &self.game,
+            &self.pos,
+            || {
+                self.game.legal_moves(&self.pos, &mut moves);
+                !moves.is_empty()
+            },
+            || self.tracker.draw(&self.game.draw_rules()),
+        );
+        if over.is_some() {
+            return Some(Vec::new());
+        }
         let mut out: Vec<T> = moves
             .into_iter()
             .map(|m| item(m, self.game.format_move(&self.pos, m)))

@@ -8,9 +8,15 @@ use super::movegen::{legal_moves, piece_captures, CaptureSink};
 use crate::games::RuleError;
 
 pub fn square_name(s: usize) -> String {
-    let f = (b'a' + file_of(s) as u8) as char;
-    let r = (b'1' + rank_of(s) as u8) as char;
-    format!("{f}{r}")
+    let mut out = String::with_capacity(2);
+    push_square(&mut out, s);
+    out
+}
+
+/// Appends a square's name (no `format!`: notation is written per legal move listed).
+fn push_square(out: &mut String, s: usize) {
+    out.push((b'a' + file_of(s) as u8) as char);
+    out.push((b'1' + rank_of(s) as u8) as char);
 }
 
 /// A square token such as `c3` (already lower-case): `None` when it is not a square name at all,
@@ -71,18 +77,24 @@ pub fn capture_paths(pos: &Position, from: usize) -> Vec<CapturePath> {
 }
 
 fn path_string(squares: &[usize]) -> String {
-    let names: Vec<String> = squares.iter().map(|&s| square_name(s)).collect();
-    names.join(":")
+    let mut out = String::with_capacity(squares.len() * 3);
+    for (k, &s) in squares.iter().enumerate() {
+        if k > 0 {
+            out.push(':');
+        }
+        push_square(&mut out, s);
+    }
+    out
 }
 
 /// Canonical notation: `c3-d4`, or the lexicographically smallest path of a capture.
 pub fn format_move(pos: &Position, mv: Move) -> String {
     if !mv.is_capture() {
-        return format!(
-            "{}-{}",
-            square_name(mv.from as usize),
-            square_name(mv.to as usize)
-        );
+        let mut out = String::with_capacity(5);
+        push_square(&mut out, mv.from as usize);
+        out.push('-');
+        push_square(&mut out, mv.to as usize);
+        return out;
     }
     capture_paths(pos, mv.from as usize)
         .into_iter()
