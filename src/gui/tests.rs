@@ -87,6 +87,11 @@ fn every_game_opens_plays_and_takes_back() {
         let (status, state) = post(&tabs, "engine", json!({"tab": id, "movetime": 20}));
         assert_eq!(status, 200, "{state}");
         assert_eq!(state["moves"].as_array().map(Vec::len), Some(2));
+        // The score of the engine's own search comes with its move, for the evaluation bar.
+        let kind = state["search"]["score"]["kind"].as_str();
+        assert!(matches!(kind, Some("cp" | "mate")), "{state}");
+        assert!(state["search"]["score"]["value"].is_i64(), "{state}");
+        assert!(state["search"]["depth"].as_u64() >= Some(1), "{state}");
         let (status, state) = post(&tabs, "undo", json!({"tab": id}));
         assert_eq!(status, 200, "{state}");
         assert_eq!(state["moves"], json!([first]));
@@ -207,6 +212,7 @@ fn the_streaming_analysis_deepens_until_stopped() {
     let (status, state) = post(&tabs, "engine", json!({"tab": id, "clock": clock}));
     assert_eq!(status, 200, "{state}");
     assert_eq!(state["moves"].as_array().map(Vec::len), Some(3));
+    assert!(state["search"]["score"]["value"].is_i64(), "{state}");
     // Closing the tab ends its engine, analysing or not.
     post(&tabs, "stream_start", json!({"tab": id}));
     let (status, _) = post(&tabs, "close", json!({"tab": id}));
