@@ -173,7 +173,10 @@ fn api(tabs: &Tabs, action: &str, body: &[u8]) -> Result<Value, Refusal> {
                 Some(Value::Object(c)) => Some((number(c, "left", 0)?, number(c, "base", 0)?)),
                 Some(_) => return Err(bad("'clock' must be an object {left, base}")),
             };
-            tab.engine_move(number(&args, "movetime", 500)?, clock)?;
+            let search = tab.engine_move(number(&args, "movetime", 500)?, clock)?;
+            let mut state = tab.state();
+            state["search"] = search.unwrap_or(Value::Null);
+            return Ok(state);
         }
         "undo" => tab.undo()?,
         "position" => tab.set_position(text(&args, "position")?)?,

@@ -315,12 +315,13 @@ impl Tab {
     }
 
     /// The engine moves, searching `movetime` ms, or on its clock: `(left, base)` ms, the
-    /// time left to the side to move and the game's base time.
+    /// time left to the side to move and the game's base time. Answers the search's score, from
+    /// the mover's view, when the engine tells it (`last_search`).
     pub fn engine_move(
         &mut self,
         movetime: u64,
         clock: Option<(u64, u64)>,
-    ) -> Result<String, TabError> {
+    ) -> Result<Option<Value>, TabError> {
         if !(1..=MAX_MOVETIME).contains(&movetime) {
             return Err(TabError::Invalid("movetime must be 1..60000 ms"));
         }
@@ -338,16 +339,26 @@ impl Tab {
             let mv = self.ask_for("genmove", self.policy.answer + Duration::from_millis(left))?;
             // The next move is not on a clock unless it is asked for again.
             self.ask("time_settings 0 1 0")?;
-            self.refresh(Some(mv.clone()))?;
-            return Ok(mv);
+            self.refresh(Some(mv))?;
+            return self.last_search();
         }
         self.ask(&format!("set_option movetime {movetime}"))?;
         let mv = self.ask_for(
             "genmove",
             self.policy.answer + Duration::from_millis(movetime),
         )?;
-        self.refresh(Some(mv.clone()))?;
-        Ok(mv)
+        self.refresh(Some(mv))?;
+        self.last_search()
+    }
+
+    /// The engine's last search as `{score, depth}`; `None` from an engine that has no
+    /// `last_search` (any GTP engine can be the tab's) or nothing to tell.
+    fn last_search(&mut self) -> Result<Option<Value>, TabError> {
+        match self.ask("last_search") {
+            Ok(answer) => Ok(search_line(&answer)),
+            Err(TabError::Refused(_)) => Ok(None),
+            Err(e) => Err(e),
+        }
     }
 
     pub fn undo(&mut self) -> Result<(), TabError> {
@@ -505,6 +516,16 @@ fn hand_line(line: &str) -> Option<Value> {
         .then(|| json!({"side": side, "piece": piece, "svg": svg}))
 }
 
+/// `depth D score cp S|mate N pv ...` (`last_search`) as `{score, depth}`.
+fn search_line(line: &str) -> Option<Value> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let at = |key: &str| words.iter().position(|w| *w == key);
+    let s = at("score")?;
+    let (kind, value) = (words.get(s + 1)?, words.get(s + 2)?.parse::<i64>().ok()?);
+    let depth = words.get(at("depth")? + 1)?.parse::<u64>().ok()?;
+    Some(json!({"score": {"kind": kind, "value": value}, "depth": depth}))
+}
+
 /// `move X score cp S|mate N depth D pv ...` as a typed line.
 fn analysis_line(line: &str) -> Option<Value> {
     let words: Vec<&str> = line.split_whitespace().collect();
@@ -526,7 +547,7 @@ fn analysis_line(line: &str) -> Option<Value> {
 
 #[cfg(test)]
 mod tests {
-    use super::analysis_line;
+    use super::{analysis_line, search_line};
 
     #[test]
     fn analysis_lines_become_typed() {
@@ -536,5 +557,15 @@ mod tests {
         assert_eq!(v["score"]["value"], 50);
         assert_eq!(v["pv"][1], "f6-e5");
         assert!(analysis_line("move x score cp").is_none());
+    }
+
+    #[test]
+    fn last_search_lines_become_scores() {
+        let v = search_line("depth 7 score mate -3 pv c3-d4").expect("a line");
+        assert_eq!(v["score"]["kind"], "mate");
+        assert_eq!(v["score"]["value"], -3);
+        assert_eq!(v["depth"], 7);
+        assert!(search_line("").is_none());
+        assert!(search_line("depth 7 score cp").is_none());
     }
 }

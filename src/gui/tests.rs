@@ -87,6 +87,11 @@ fn every_game_opens_plays_and_takes_back() {
         let (status, state) = post(&tabs, "engine", json!({"tab": id, "movetime": 20}));
         assert_eq!(status, 200, "{state}");
         assert_eq!(state["moves"].as_array().map(Vec::len), Some(2));
+        // The score of the engine's own search comes with its move, for the evaluation bar.
+        let kind = state["search"]["score"]["kind"].as_str();
+        assert!(matches!(kind, Some("cp" | "mate")), "{state}");
+        assert!(state["search"]["score"]["value"].is_i64(), "{state}");
+        assert!(state["search"]["depth"].as_u64() >= Some(1), "{state}");
         let (status, state) = post(&tabs, "undo", json!({"tab": id}));
         assert_eq!(status, 200, "{state}");
         assert_eq!(state["moves"], json!([first]));
@@ -207,6 +212,7 @@ fn the_streaming_analysis_deepens_until_stopped() {
     let (status, state) = post(&tabs, "engine", json!({"tab": id, "clock": clock}));
     assert_eq!(status, 200, "{state}");
     assert_eq!(state["moves"].as_array().map(Vec::len), Some(3));
+    assert!(state["search"]["score"]["value"].is_i64(), "{state}");
     // Closing the tab ends its engine, analysing or not.
     post(&tabs, "stream_start", json!({"tab": id}));
     let (status, _) = post(&tabs, "close", json!({"tab": id}));
@@ -443,4 +449,43 @@ fn a_review_analyses_each_ply_and_a_record_loads() {
     assert_eq!(status, 422);
     let (_, after) = post(&tabs, "state", json!({"tab": tab}));
     assert_eq!(after["moves"], state["moves"]);
+}
+
+/// Any GTP engine can be the tab's: one without `last_search` still plays, with no score.
+#[test]
+fn an_engine_without_last_search_moves_with_no_score() {
+    let dir = std::env::temp_dir().join(format!("tetrad-gui-nolast-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a scratch directory");
+    let script = dir.join("nolast.py");
+    let text = format!(
+        "import subprocess, sys\n\
+         e = subprocess.Popen([{bin:?}, '--protocol', 'gtp'], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)\n\
+         for line in sys.stdin:\n\
+         \x20   if line.split()[:1] == ['last_search']:\n\
+         \x20       sys.stdout.write('? unknown command\\n\\n'); sys.stdout.flush(); continue\n\
+         \x20   e.stdin.write(line); e.stdin.flush()\n\
+         \x20   answer = ''\n\
+         \x20   while True:\n\
+         \x20       l = e.stdout.readline()\n\
+         \x20       if not l: sys.exit(0)\n\
+         \x20       answer += l\n\
+         \x20       if l.strip() == '' and answer.strip(): break\n\
+         \x20   sys.stdout.write(answer); sys.stdout.flush()\n",
+        bin = binary().to_string_lossy(),
+    );
+    std::fs::write(&script, text).expect("script written");
+    let config = Config {
+        engine: vec!["python3".into(), script.to_string_lossy().into_owned()],
+        max_tabs: 1,
+        idle: Duration::from_secs(3600),
+        ..Config::default()
+    };
+    let tabs = Tabs::new(config).expect("tabs");
+    let id = open(&tabs);
+    let (status, state) = post(&tabs, "engine", json!({"tab": id, "movetime": 20}));
+    assert_eq!(status, 200, "{state}");
+    assert_eq!(state["moves"].as_array().map(Vec::len), Some(1), "{state}");
+    assert!(state["search"].is_null(), "{state}");
+    tabs.close(&id);
+    let _ = std::fs::remove_dir_all(dir);
 }

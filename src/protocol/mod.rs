@@ -220,6 +220,9 @@ fn serve(
                 if !matches!(event, SearchEvent::Info(_)) {
                     lp.search_finished();
                 }
+                if let SearchEvent::Done(report) = &event {
+                    lp.session.keep_search(report);
+                }
                 if let Some(front) = &mut lp.front {
                     front.event(&mut io, &mut lp.session, event);
                 }

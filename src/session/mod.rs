@@ -2,6 +2,7 @@
 //! the one running search. It decides what every command does; front ends only translate text.
 
 mod egdb;
+mod last_search;
 mod load;
 mod options;
 mod record;
@@ -12,13 +13,14 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 pub use egdb::{EgdbFailure, DEFAULT_EGDB_MIB, MAX_EGDB_MIB};
+pub use last_search::LastSearch;
 pub use options::{Caps, EngineOption, OptionInfo, Options, ENGINE_OPTIONS};
 pub use options::{MAX_DEPTH, MAX_HASH_MIB, MAX_MOVETIME, MAX_MOVE_OVERHEAD, MAX_MULTIPV};
 pub use options::{MAX_NODES, MAX_SEED, MAX_THREADS};
 pub use record::Record;
 pub use worker::{EventSink, PerftError, SearchEvent};
 
-use crate::engine::{self, AnyGame, FoundMove};
+use crate::engine::{self, AnyGame};
 use crate::games::UnknownGame;
 use crate::games::{parse_side, MoveInput, RuleError, Side, Terminal};
 use crate::options::OptionError;
@@ -110,6 +112,8 @@ pub struct Session {
     command_start: Option<Instant>,
     /// The endgame database options and what they opened.
     endgames: egdb::Endgames,
+    /// The last finished search, while the position is the one it left ([`LastSearch`]).
+    last_search: Option<LastSearch>,
 }
 
 impl Default for Session {
@@ -140,6 +144,7 @@ impl Session {
             unbounded: false,
             command_start: None,
             endgames: egdb::Endgames::default(),
+            last_search: None,
         }
     }
 
@@ -282,12 +287,6 @@ impl Session {
 
     // ------------------------------------------------------------ the position
 
-    /// `position [fen POS] moves ...`, GTP `set_position POS`: the start position (or `fen`)
-    /// then `moves`, all or nothing.
-    pub fn setup(&mut self, fen: Option<&str>, moves: &[String]) -> Result<(), RuleError> {
-        self.game.setup(fen, moves)
-    }
-
     /// The position string of the current position.
     pub fn position(&self) -> String {
         self.game.position()
@@ -366,30 +365,6 @@ impl Session {
             Some(s) if s != to_move => Err(SessionError::NotYourTurn(self.side_name(to_move))),
             _ => Ok(()),
         }
-    }
-
-    /// Plays a move for the side to move (`side`, if given, must be it); the game must still
-    /// be on. Returns the move's canonical notation.
-    pub fn play(&mut self, side: Option<Side>, mv: &str) -> Result<String, SessionError> {
-        if let Err(e) = self.check_side(side) {
-            // A game that is over says so first (the game checks that once a move is made).
-            if self.game.result().is_some() {
-                return Err(RuleError::GameOver.into());
-            }
-            return Err(e);
-        }
-        Ok(self.game.play(mv)?)
-    }
-
-    /// Plays the move a search found, as found (not through its notation). Returns its
-    /// canonical notation.
-    pub fn play_found(&mut self, found: &FoundMove) -> Result<String, SessionError> {
-        Ok(self.game.play_found(found)?)
-    }
-
-    /// Takes back the last move; false when there is none.
-    pub fn undo(&mut self) -> bool {
-        self.game.undo()
     }
 
     // ------------------------------------------------------------ search

@@ -357,3 +357,40 @@ fn negative_and_zero_limits_are_refused() {
     assert_eq!(e.gtp("set_option depth 0"), "=");
     assert!(e.gtp("list_options").contains("\ndepth 0 spin"));
 }
+
+#[test]
+fn last_search_holds_the_engines_own_move_and_is_dropped_by_any_other() {
+    let mut e = Engine::start(&["--game", "poddavki"]);
+    assert_eq!(e.gtp("last_search"), "=");
+    assert_eq!(e.gtp("set_option depth 3"), "=");
+    let mv = e.gtp("genmove");
+    let mv = mv.strip_prefix("= ").expect("a move").to_string();
+    // The search that chose the move, its PV starting with it, after the move is played.
+    let last = e.gtp("last_search");
+    let prefix = "= depth 3 score ";
+    assert!(last.starts_with(prefix), "{last}");
+    let (score, pv) = last[prefix.len()..].split_once(" pv ").expect("a pv");
+    assert!(
+        score.starts_with("cp ") || score.starts_with("mate "),
+        "{score}"
+    );
+    assert_eq!(pv.split(' ').next(), Some(mv.as_str()), "{last}");
+    // Refused commands change nothing; it is asked again as often as wanted.
+    assert_eq!(
+        e.gtp("last_search 3"),
+        "? syntax error: this command takes no arguments"
+    );
+    assert!(e.gtp("play zz").starts_with("? illegal move"));
+    assert_eq!(e.gtp("last_search"), last);
+    // A move, an undo, a new position or game drops it.
+    let reply = e.gtp("legal_moves");
+    let reply = reply[2..].split(' ').next().expect("a reply").to_string();
+    assert_eq!(e.gtp(&format!("play {reply}")), "=");
+    assert_eq!(e.gtp("last_search"), "=");
+    for drop in ["undo", &format!("set_position {START}"), "clear_board"] {
+        assert!(e.gtp("reg_genmove").starts_with("= "));
+        assert!(e.gtp("last_search").starts_with("= depth 3 "));
+        assert_eq!(e.gtp(drop), "=", "{drop}");
+        assert_eq!(e.gtp("last_search"), "=", "after {drop}");
+    }
+}

@@ -296,6 +296,21 @@ class GuiTest(unittest.TestCase):
         self.el("#clock-base").clear()
         self.el("#clock-base").send_keys("0")
 
+    def test_the_eval_bar_shows_the_engines_own_search(self):
+        # No analysis runs: the score is the one the engine's genmove search reported.
+        self.assertFalse(self.js("return tetrad.state.analysing"))
+        games = [o.get_attribute("value") for o in self.els("#game option")]
+        self.new_game(games[0], "second")
+        if not self.el("#eval-bar-toggle").is_selected():
+            self.el("#eval-bar-toggle").click()
+        self.assertIsNone(self.el("#eval-bar").get_attribute("data-score"))
+        self.js("const st = tetrad.state.st; tetrad.clickPoint(st.legal[0].points[0]);"
+                " if (st.legal[0].points[1]) tetrad.clickPoint(st.legal[0].points[1])")
+        self.wait(lambda: len(self.moves()) == 2 and self.idle(), what="the engine's answer")
+        score = self.el("#eval-bar").get_attribute("data-score")
+        self.assertRegex(score or "", r"^-?\d+$")
+        self.el("#eval-bar-toggle").click()
+
     def test_engine_against_itself_to_the_end(self):
         self.el("#movetime").clear()
         self.el("#movetime").send_keys("10")

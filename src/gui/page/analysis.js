@@ -17,7 +17,7 @@ export function clamped(s) {
   return s.kind === 'mate' ? Math.sign(s.value || -1) * CLAMP : Math.max(-CLAMP, Math.min(CLAMP, s.value));
 }
 
-function firstMoverScore(s, mover) {
+export function firstMoverScore(s, mover) {
   const v = clamped(s);
   return mover === 0 ? v : -v;
 }
@@ -158,7 +158,8 @@ export function drawChart() {
 }
 
 // The bar beside the board: the first mover's share of the score at the ply shown (the
-// analysis's or the review's), the first mover's colour filling from the bottom.
+// analysis's, the review's, or the engine's own search for the move it played), the first
+// mover's colour filling from the bottom.
 export function drawEvalBar() {
   const bar = $('eval-bar');
   const on = $('eval-bar-toggle').checked;
@@ -170,6 +171,7 @@ export function drawEvalBar() {
   if (v === undefined) {
     fill.style.height = '50%';
     bar.title = 'no score yet';
+    bar.removeAttribute('data-score');
     $('eval-bar-value').textContent = '';
     return;
   }

@@ -5,7 +5,7 @@ import { $, state, status, resultText, toMoveIndex, engineToMove, engineSide, ac
 import { call } from './api.js';
 import { drawBoard, drawHand, resetSelection } from './board.js';
 import { clockMoved, clockLeft, startClock } from './clock.js';
-import { analyse, drawChart, drawEvalBar } from './analysis.js';
+import { analyse, drawChart, drawEvalBar, firstMoverScore } from './analysis.js';
 import { moveNote, clearBetter, showBetter } from './review.js';
 import { gameOptions } from './options.js';
 
@@ -106,8 +106,11 @@ export async function engineTurn() {
       const movetime = Math.max(1, Math.min(60000, parseInt($('movetime').value, 10) || 500));
       const body = { movetime };
       if (state.clock) body.clock = { left: Math.max(1, Math.round(clockLeft(toMoveIndex()))), base: state.clock.base };
+      const mover = toMoveIndex();
       const s = await call('engine', body);
       if (mine !== state.generation) return;
+      // The engine's own search scores the position its move leaves, until an analysis does.
+      if (s.search) state.evals[s.moves.length] = firstMoverScore(s.search.score, mover);
       show(s);
     } catch (e) {
       status(e.message, true);

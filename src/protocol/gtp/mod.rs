@@ -488,6 +488,10 @@ impl Gtp {
             Cmd::Genmove { .. } | Cmd::Analyze(_) | Cmd::AnalyzeStream(_) | Cmd::Perft(_) => Err(
                 GtpError::Internal("genmove, analyze and perft are asynchronous"),
             ),
+            Cmd::LastSearch => Ok(session.last_search().map_or(String::new(), |l| {
+                let pv = l.pv.join(" ");
+                format!("depth {} score {} pv {pv}", l.depth, uci_score(l.score))
+            })),
             Cmd::Undo => {
                 if session.undo() {
                     Ok(String::new())

@@ -37,6 +37,7 @@ pub enum Gtp {
     /// `analyze_stream [...]`: `analyze`'s lines after every depth, until a limit or the next
     /// line (no limit: only the next line or the end of input ends it).
     AnalyzeStream(Analyze),
+    LastSearch,
     Undo,
     LegalMoves,
     /// `legal_moves_json`: every legal move with how a person enters it, as JSON.
@@ -214,6 +215,11 @@ pub static GTP_COMMANDS: &[GtpCommand] = &[
         "analyze_stream",
         "analyze_stream [movetime N] [depth N] [nodes N] [multipv K]: the K best moves after every depth, until the next command",
         |a| analyze(a).map(Gtp::AnalyzeStream),
+    ),
+    sync(
+        "last_search",
+        "the last finished search's final line: depth D score cp S|mate N pv ...; empty once a move, undo or new position follows it",
+        |a| no_args(Gtp::LastSearch, a),
     ),
     sync("undo", "takes back the last move", |a| {
         no_args(Gtp::Undo, a)
