@@ -1,0 +1,247 @@
+//! `VecEnv`: many games of one kind stepped together in Rust, the GIL released.
+
+use numpy::ndarray::IxDyn;
+use numpy::{
+    PyArray1, PyArray2, PyArrayDyn, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods,
+};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use tetrad::batch::{EnvChunk, Opponent};
+use tetrad::search::{Limits, Params};
+
+use crate::{make_game, value_error, Locked};
+
+/// Parses `tetrad:nodes=N` or `tetrad:depth=N`.
+fn parse_opponent(text: &str) -> PyResult<Opponent> {
+    let bad = || {
+        value_error(format!(
+            "opponent '{text}': expected 'tetrad:nodes=N' or 'tetrad:depth=N'"
+        ))
+    };
+    let spec = text.strip_prefix("tetrad:").ok_or_else(bad)?;
+    let mut limits = Limits::default();
+    for part in spec.split(',') {
+        let (key, value) = part.split_once('=').ok_or_else(bad)?;
+        match key.trim() {
+            "nodes" => limits.nodes = Some(value.trim().parse().map_err(|_| bad())?),
+            "depth" => limits.depth = Some(value.trim().parse().map_err(|_| bad())?),
+            _ => return Err(bad()),
+        }
+    }
+    if limits.nodes.is_none() && limits.depth.is_none() {
+        return Err(bad());
+    }
+    Ok(Opponent {
+        params: Params {
+            limits,
+            threads: 1,
+            ..Params::default()
+        },
+    })
+}
+
+/// `n` games stepped together; see python/README.md.
+#[pyclass(module = "tetrad._native")]
+pub struct VecEnv {
+    chunks: Locked<Vec<Box<dyn EnvChunk>>>,
+    n: usize,
+    actions: usize,
+    obs_size: usize,
+    obs: Py<PyArrayDyn<f32>>,
+    mask: Py<PyArray2<bool>>,
+    rewards: Py<PyArray2<f32>>,
+    done: Py<PyArray1<bool>>,
+    ready: bool,
+}
+
+/// Splits `slice` into pieces of `sizes[i] * unit` elements.
+fn split<'a, T>(mut slice: &'a mut [T], sizes: &[usize], unit: usize) -> Vec<&'a mut [T]> {
+    let mut out = Vec::with_capacity(sizes.len());
+    for &s in sizes {
+        let (head, tail) = slice.split_at_mut(s * unit);
+        out.push(head);
+        slice = tail;
+    }
+    out
+}
+
+#[pymethods]
+impl VecEnv {
+    #[new]
+    #[pyo3(signature = (game, n, seed=None, opponent=None, threads=None, **options))]
+    fn new(
+        py: Python<'_>,
+        game: &str,
+        n: usize,
+        seed: Option<u64>,
+        opponent: Option<&str>,
+        threads: Option<usize>,
+        options: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<VecEnv> {
+        if n == 0 {
+            return Err(value_error("n must be at least 1"));
+        }
+        let template = make_game(game, options)?;
+        let opponent = opponent.map(parse_opponent).transpose()?;
+        let seed = seed.unwrap_or_else(|| {
+            use std::hash::{BuildHasher, Hasher};
+            let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+            h.write_u64(n as u64);
+            h.finish()
+        });
+        let threads = threads
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |t| t.get()))
+            .clamp(1, n);
+        let mut chunks = Vec::new();
+        let mut first = 0;
+        for t in 0..threads {
+            let len = n / threads + usize::from(t < n % threads);
+            chunks.push(template.env_chunk(len, seed.wrapping_add(first as u64), opponent.clone()));
+            first += len;
+        }
+        let actions = template.action_space().actions();
+        let shape = template.observation_shape();
+        let obs_size = shape.iter().product();
+        let full = [n, shape[0], shape[1], shape[2]];
+        Ok(VecEnv {
+            chunks: Locked::new(chunks),
+            n,
+            actions,
+            obs_size,
+            obs: PyArrayDyn::<f32>::zeros(py, IxDyn(&full), false).unbind(),
+            mask: PyArray2::<bool>::zeros(py, [n, actions], false).unbind(),
+            rewards: PyArray2::<f32>::zeros(py, [n, 2], false).unbind(),
+            done: PyArray1::<bool>::zeros(py, n, false).unbind(),
+            ready: false,
+        })
+    }
+
+    #[getter]
+    fn num_envs(&self) -> usize {
+        self.n
+    }
+    #[getter]
+    fn num_actions(&self) -> usize {
+        self.actions
+    }
+
+    /// Every game back to the start: `(obs, mask)`. The arrays are the environment's own,
+    /// overwritten by the next call (copy them to keep them).
+    fn reset<'py>(&mut self, py: Python<'py>) -> PyResult<(PyObject, PyObject)> {
+        {
+            let mut obs = self.obs.bind(py).readwrite();
+            let mut mask = self.mask.bind(py).readwrite();
+            let obs = obs.as_slice_mut().map_err(value_error)?;
+            let mask = mask.as_slice_mut().map_err(value_error)?;
+            let mut chunks = self.chunks.get();
+            let sizes: Vec<usize> = chunks.iter().map(|c| c.len()).collect();
+            let (o, m) = (
+                split(obs, &sizes, self.obs_size),
+                split(mask, &sizes, self.actions),
+            );
+            let chunks = &mut *chunks;
+            py.allow_threads(|| {
+                std::thread::scope(|s| {
+                    for ((c, o), m) in chunks.iter_mut().zip(o).zip(m) {
+                        s.spawn(move || c.reset(o, m));
+                    }
+                })
+            });
+        }
+        self.ready = true;
+        Ok((
+            self.obs.clone_ref(py).into_any(),
+            self.mask.clone_ref(py).into_any(),
+        ))
+    }
+
+    /// Plays one action per game (and the opponent's reply): `(obs, mask, rewards, done)`;
+    /// finished games start again. An action that is not legal raises ValueError and
+    /// changes nothing.
+    fn step<'py>(
+        &mut self,
+        py: Python<'py>,
+        actions: &Bound<'py, PyAny>,
+    ) -> PyResult<(PyObject, PyObject, PyObject, PyObject)> {
+        if !self.ready {
+            return Err(value_error("call reset() before step()"));
+        }
+        let np = py.import("numpy")?;
+        let array = np.call_method1("asarray", (actions, "int64"))?;
+        let array: PyReadonlyArray1<i64> = array.extract().map_err(|_| {
+            value_error(format!(
+                "actions must be a 1-D integer array of length {}",
+                self.n
+            ))
+        })?;
+        if array.len() != self.n {
+            return Err(value_error(format!(
+                "actions has length {}, expected {}",
+                array.len(),
+                self.n
+            )));
+        }
+        let actions = array.as_slice().map_err(value_error)?.to_vec();
+        let mut chunks = self.chunks.get();
+        let sizes: Vec<usize> = chunks.iter().map(|c| c.len()).collect();
+        let mut first = 0;
+        for (c, &len) in chunks.iter().zip(&sizes) {
+            c.check(&actions[first..first + len]).map_err(|e| {
+                value_error(format!(
+                    "action {} of game {} is not one of its legal actions",
+                    e.action,
+                    first + e.index
+                ))
+            })?;
+            first += len;
+        }
+        {
+            let mut obs = self.obs.bind(py).readwrite();
+            let mut mask = self.mask.bind(py).readwrite();
+            let mut rewards = self.rewards.bind(py).readwrite();
+            let mut done = self.done.bind(py).readwrite();
+            let o = split(
+                obs.as_slice_mut().map_err(value_error)?,
+                &sizes,
+                self.obs_size,
+            );
+            let m = split(
+                mask.as_slice_mut().map_err(value_error)?,
+                &sizes,
+                self.actions,
+            );
+            let r = split(rewards.as_slice_mut().map_err(value_error)?, &sizes, 2);
+            let d = split(done.as_slice_mut().map_err(value_error)?, &sizes, 1);
+            let a = split(&mut actions.clone()[..], &sizes, 1)
+                .into_iter()
+                .map(|s| s.to_vec())
+                .collect::<Vec<_>>();
+            let chunks = &mut *chunks;
+            py.allow_threads(|| {
+                // The first chunk runs on this thread, the others each on one of their own.
+                std::thread::scope(|s| {
+                    let mut jobs = chunks
+                        .iter_mut()
+                        .zip(o)
+                        .zip(m)
+                        .zip(r)
+                        .zip(d.into_iter().zip(&a));
+                    let first = jobs.next();
+                    for ((((c, o), m), r), (d, a)) in jobs {
+                        s.spawn(move || c.step(a, o, m, r, d));
+                    }
+                    if let Some(((((c, o), m), r), (d, a))) = first {
+                        c.step(a, o, m, r, d);
+                    }
+                })
+            });
+        }
+        Ok((
+            self.obs.clone_ref(py).into_any(),
+            self.mask.clone_ref(py).into_any(),
+            self.rewards.clone_ref(py).into_any(),
+            self.done.clone_ref(py).into_any(),
+        ))
+    }
+}
