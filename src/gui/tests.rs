@@ -91,7 +91,9 @@ fn every_game_opens_plays_and_takes_back() {
         let kind = state["search"]["score"]["kind"].as_str();
         assert!(matches!(kind, Some("cp" | "mate")), "{state}");
         assert!(state["search"]["score"]["value"].is_i64(), "{state}");
-        assert!(state["search"]["depth"].as_u64() >= Some(1), "{state}");
+        // A movetime search may end before its first iteration (a debug build, a loaded
+        // machine): depth 0 is still a depth.
+        assert!(state["search"]["depth"].is_u64(), "{state}");
         let (status, state) = post(&tabs, "undo", json!({"tab": id}));
         assert_eq!(status, 200, "{state}");
         assert_eq!(state["moves"], json!([first]));
