@@ -1,6 +1,6 @@
 //! The server's request handling against real engine processes, and the browser suite.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use serde_json::{json, Value};
@@ -25,6 +25,38 @@ pub(super) fn binary() -> PathBuf {
         bin.display()
     );
     bin
+}
+
+/// A GTP engine written in Python in front of this build's: each line read runs `before`
+/// (which may answer it itself and `continue`), is relayed, and its answer runs `after` before
+/// it is sent on. Both are Python statements at the loop's indentation, lines joined by `\n`.
+pub(super) fn relay_engine(dir: &Path, name: &str, before: &str, after: &str) -> Vec<String> {
+    let indent = |code: &str| {
+        code.lines()
+            .map(|l| format!("    {l}\n"))
+            .collect::<String>()
+    };
+    let text = format!(
+        "import os, subprocess, sys, time\n\
+         e = subprocess.Popen([{bin:?}, '--protocol', 'gtp'], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)\n\
+         for line in sys.stdin:\n\
+         {before}\
+         \x20   e.stdin.write(line); e.stdin.flush()\n\
+         \x20   answer = ''\n\
+         \x20   while True:\n\
+         \x20       l = e.stdout.readline()\n\
+         \x20       if not l: sys.exit(0)\n\
+         \x20       answer += l\n\
+         \x20       if l.strip() == '' and answer.strip(): break\n\
+         {after}\
+         \x20   sys.stdout.write(answer); sys.stdout.flush()\n",
+        bin = binary().to_string_lossy(),
+        before = indent(before),
+        after = indent(after),
+    );
+    let script = dir.join(format!("{name}.py"));
+    std::fs::write(&script, text).expect("script written");
+    vec!["python3".into(), script.to_string_lossy().into_owned()]
 }
 
 pub(super) fn tabs(max_tabs: usize) -> Tabs {
@@ -458,26 +490,15 @@ fn a_review_analyses_each_ply_and_a_record_loads() {
 fn an_engine_without_last_search_moves_with_no_score() {
     let dir = std::env::temp_dir().join(format!("tetrad-gui-nolast-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a scratch directory");
-    let script = dir.join("nolast.py");
-    let text = format!(
-        "import subprocess, sys\n\
-         e = subprocess.Popen([{bin:?}, '--protocol', 'gtp'], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)\n\
-         for line in sys.stdin:\n\
-         \x20   if line.split()[:1] == ['last_search']:\n\
-         \x20       sys.stdout.write('? unknown command\\n\\n'); sys.stdout.flush(); continue\n\
-         \x20   e.stdin.write(line); e.stdin.flush()\n\
-         \x20   answer = ''\n\
-         \x20   while True:\n\
-         \x20       l = e.stdout.readline()\n\
-         \x20       if not l: sys.exit(0)\n\
-         \x20       answer += l\n\
-         \x20       if l.strip() == '' and answer.strip(): break\n\
-         \x20   sys.stdout.write(answer); sys.stdout.flush()\n",
-        bin = binary().to_string_lossy(),
+    let engine = relay_engine(
+        &dir,
+        "nolast",
+        "if line.split()[:1] == ['last_search']:\n\
+         \x20   sys.stdout.write('? unknown command\\n\\n'); sys.stdout.flush(); continue",
+        "",
     );
-    std::fs::write(&script, text).expect("script written");
     let config = Config {
-        engine: vec!["python3".into(), script.to_string_lossy().into_owned()],
+        engine,
         max_tabs: 1,
         idle: Duration::from_secs(3600),
         ..Config::default()

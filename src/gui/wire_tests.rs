@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 
-use super::tests::binary;
+use super::tests::{binary, relay_engine};
 use super::{serve, Config, Site, Tabs};
 
 pub(super) const TOKEN: &str = "0123456789abcdef0123456789abcdef";
@@ -244,27 +244,12 @@ fn engines_are_bounded_by_the_tab_cap() {
 /// A GTP engine that answers its first `genmove` `delay` seconds late (then never again: a
 /// marker file says it has), in front of this build's engine.
 fn late_engine(dir: &std::path::Path, delay: u32) -> Vec<String> {
-    let script = dir.join("late.py");
-    let marker = dir.join("late.done");
-    let text = format!(
-        "import os, subprocess, sys, time\n\
-         e = subprocess.Popen([{bin:?}, '--protocol', 'gtp'], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)\n\
-         for line in sys.stdin:\n\
-         \x20   e.stdin.write(line); e.stdin.flush()\n\
-         \x20   answer = ''\n\
-         \x20   while True:\n\
-         \x20       l = e.stdout.readline()\n\
-         \x20       if not l: sys.exit(0)\n\
-         \x20       answer += l\n\
-         \x20       if l.strip() == '' and answer.strip(): break\n\
-         \x20   if line.startswith('genmove') and not os.path.exists({marker:?}):\n\
-         \x20       open({marker:?}, 'w').close(); time.sleep({delay})\n\
-         \x20   sys.stdout.write(answer); sys.stdout.flush()\n",
-        bin = binary().to_string_lossy(),
-        marker = marker.to_string_lossy(),
+    let marker = dir.join("late.done").to_string_lossy().into_owned();
+    let after = format!(
+        "if line.startswith('genmove') and not os.path.exists({marker:?}):\n\
+         \x20   open({marker:?}, 'w').close(); time.sleep({delay})"
     );
-    std::fs::write(&script, text).expect("script written");
-    vec!["python3".into(), script.to_string_lossy().into_owned()]
+    relay_engine(dir, "late", "", &after)
 }
 
 fn scratch(name: &str) -> PathBuf {

@@ -70,11 +70,16 @@ enum Pending {
 }
 
 fn frame(ok: bool, id: Option<u64>, body: &str) -> String {
-    let mark = if ok { '=' } else { '?' };
     if !ok {
         // Also on stderr: a runner that hides the protocol shows its engine's stderr.
         log::warn!("{}", body.trim());
     }
+    unlogged_frame(ok, id, body)
+}
+
+/// An answer framed without the stderr line (the caller logs a fuller one).
+fn unlogged_frame(ok: bool, id: Option<u64>, body: &str) -> String {
+    let mark = if ok { '=' } else { '?' };
     let id = id.map(|i| i.to_string()).unwrap_or_default();
     // A multi-line result must not contain an empty line (it would end the answer). A body
     // that starts with a line break (a diagram) starts on the line after the `=`.
@@ -182,6 +187,13 @@ impl Gtp {
         let parsed = parse::gtp_find(&name).and_then(|c| Ok(((c.parse)(args)?, c.asynchronous)));
         let (cmd, asynchronous) = match parsed {
             Ok(c) => c,
+            Err(ParseError::UnknownGtp) => {
+                // GTP's standard answer does not name the command; the log does.
+                log::warn!("unknown command '{name}'");
+                let why = GtpError::Syntax(ParseError::UnknownGtp).to_string();
+                io.send(&unlogged_frame(false, id, &why));
+                return Flow::Continue;
+            }
             Err(e) => {
                 io.send(&frame(false, id, &GtpError::Syntax(e).to_string()));
                 return Flow::Continue;
