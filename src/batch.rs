@@ -5,7 +5,7 @@
 
 use std::sync::atomic::AtomicBool;
 
-use crate::games::actions::encode;
+use crate::games::actions::Decision;
 use crate::games::prelude::*;
 use crate::games::{ending, DrawTracker, Outcome, Side};
 use crate::search::{self, Params, Root, Table};
@@ -32,8 +32,10 @@ pub trait EnvChunk: Send {
     fn check(&self, actions: &[i64]) -> Result<(), BadAction>;
     /// Plays each game's action (checked by [`EnvChunk::check`]) and, with an opponent, the
     /// opponent's reply. A game that ends gets its rewards (+1 win, -1 loss, 0 draw, by player)
-    /// and `done`, and starts again: its observation and mask are the new game's. `mask` must
-    /// hold what the last `reset` or `step` wrote (only the bits that change are written).
+    /// and `done`, and starts again: its observation and mask are the new game's. An action
+    /// that is one step of a move under way ([`Decision::Continue`]) only adds to that move: no
+    /// reply, no reward, the same player decides next. `mask` must hold what the last `reset`
+    /// or `step` wrote (only the bits that change are written).
     fn step(
         &mut self,
         actions: &[i64],
@@ -53,8 +55,10 @@ pub struct Opponent {
 struct Env<G: Game> {
     pos: G::Pos,
     tracker: DrawTracker,
-    /// The legal moves by action, sorted by action (empty while waiting for a reset).
-    legal: Vec<(u32, G::Move)>,
+    /// The legal actions, sorted, with what each does (empty while waiting for a reset).
+    legal: Vec<(u32, Decision<G::Move>)>,
+    /// The actions of the move under way (a game whose moves take several decisions).
+    pending: Vec<u32>,
     /// Games finished so far: with `seed`, the opponent's search seed.
     games: u64,
     seed: u64,
@@ -66,6 +70,8 @@ pub struct Chunk<G: Game> {
     envs: Vec<Env<G>>,
     opponent: Option<(Opponent, Table<G::Move>)>,
     moves: Vec<G::Move>,
+    /// The decisions [`Chunk::list`] found, for [`Chunk::refresh`].
+    next: Vec<(u32, Decision<G::Move>)>,
     obs_size: usize,
     actions: usize,
     stop: AtomicBool,
@@ -84,6 +90,7 @@ impl<G: Game> Chunk<G> {
                     pos: start.clone(),
                     tracker: DrawTracker::new(hash),
                     legal: Vec::new(),
+                    pending: Vec::new(),
                     games: 0,
                     seed: seeds.wrapping_add(i as u64),
                 })
@@ -93,6 +100,7 @@ impl<G: Game> Chunk<G> {
             // the seed alone, not on which games a chunk searched before.
             opponent: opponent.map(|o| (o, Table::with_kib(256))),
             moves: Vec::new(),
+            next: Vec::new(),
             obs_size,
             actions,
             stop: AtomicBool::new(false),
@@ -104,37 +112,45 @@ impl<G: Game> Chunk<G> {
         let env = &mut self.envs[i];
         env.tracker = DrawTracker::new(self.game.hash(&start));
         env.pos = start;
+        env.pending.clear();
         env.games += 1;
     }
 
-    /// Plays `mv` in game `i`; the result if that ended it. Lists the legal moves of the new
-    /// position into `self.moves` on the way (what the game-over check and the next
+    /// Plays `mv` in game `i`; the result if that ended it. Lists the decisions of the new
+    /// position into `self.next` on the way (what the game-over check and the next
     /// [`Chunk::refresh`] both need, generated once).
     fn play(&mut self, i: usize, mv: G::Move) -> Option<Outcome> {
         let env = &mut self.envs[i];
+        env.pending.clear();
         let progress = self.game.is_progress(&env.pos, mv);
         env.pos = self.game.make(&env.pos, mv);
         env.tracker.push(self.game.hash(&env.pos), progress);
         self.list(i)
     }
 
-    /// Game `i`'s legal moves into `self.moves` (none once it is over) and its result, if over.
+    /// Game `i`'s legal actions into `self.next` (none once it is over) and its result, if
+    /// over. In the middle of a move nothing is decided.
     fn list(&mut self, i: usize) -> Option<Outcome> {
         let env = &self.envs[i];
         let game = &self.game;
-        let moves = &mut self.moves;
+        let (moves, next) = (&mut self.moves, &mut self.next);
         moves.clear();
+        next.clear();
+        if !env.pending.is_empty() {
+            game.decisions(&env.pos, &env.pending, moves, next);
+            return None;
+        }
         let result = ending(
             game,
             &env.pos,
             || {
-                game.legal_moves(&env.pos, moves);
-                !moves.is_empty()
+                game.decisions(&env.pos, &[], moves, next);
+                !moves.is_empty() || !next.is_empty()
             },
             || env.tracker.draw(&game.draw_rules()),
         );
         if result.is_some() {
-            moves.clear();
+            next.clear();
         }
         result.map(|t| t.outcome)
     }
@@ -158,22 +174,22 @@ impl<G: Game> Chunk<G> {
         search::run(&self.game, root, &params).best
     }
 
-    /// Writes game `i`'s observation and mask row from the legal moves in `self.moves`
-    /// (listed by [`Chunk::list`] for its current position), clearing the bits of the actions
-    /// it had before.
+    /// Writes game `i`'s observation and mask row from the decisions in `self.next` (listed
+    /// by [`Chunk::list`] for its current decision point), clearing the bits of the actions it
+    /// had before.
     fn refresh(&mut self, i: usize, obs: &mut [f32], mask: &mut [bool]) {
         let row = &mut mask[i * self.actions..(i + 1) * self.actions];
         let env = &mut self.envs[i];
         for &(a, _) in &env.legal {
             row[a as usize] = false;
         }
-        env.legal.clear();
-        encode(&self.game, &env.pos, &self.moves, &mut env.legal);
+        std::mem::swap(&mut env.legal, &mut self.next);
         for &(a, _) in &env.legal {
             row[a as usize] = true;
         }
-        self.game.observe(
+        self.game.observe_decision(
             &env.pos,
+            &env.pending,
             &mut obs[i * self.obs_size..(i + 1) * self.obs_size],
         );
     }
@@ -232,9 +248,17 @@ impl<G: Game> EnvChunk for Chunk<G> {
             else {
                 continue; // not checked: left as it was
             };
-            let mv = env.legal[k].1;
-            let mut result = self.play(i, mv);
-            if result.is_none() {
+            let decision = env.legal[k].1;
+            let mut result = match decision {
+                Decision::Move(mv) => self.play(i, mv),
+                Decision::Continue => {
+                    // The same player decides again: no reply, nothing decided.
+                    self.envs[i].pending.push(action as u32);
+                    self.list(i);
+                    None
+                }
+            };
+            if result.is_none() && self.envs[i].pending.is_empty() {
                 if let Some(reply) = self.reply(i) {
                     result = self.play(i, reply);
                 }

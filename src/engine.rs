@@ -6,7 +6,6 @@ use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 
 use crate::batch::{Chunk, EnvChunk, Opponent};
-use crate::games::actions;
 use crate::games::prelude::*;
 use crate::games::{self, DrawTracker, GameKind, MoveInput, RuleError, Side};
 use crate::games::{Outcome, Terminal};
@@ -14,6 +13,7 @@ use crate::options::GameOption;
 use crate::render::{self, Picture};
 use crate::search::{self, AllocError, Oracle, Params, Root, Table, Verdict};
 
+mod actions;
 mod report;
 pub use report::{
     DivideJob, FoundMove, InfoReport, InfoSink, LineReport, PerftJob, SearchFailed, SearchJob,
@@ -32,12 +32,14 @@ pub trait AnyGame: Send {
     fn position(&self) -> String;
     /// Start position (or `fen`) plus `moves`, all or nothing: on error nothing changes.
     fn setup(&mut self, fen: Option<&str>, moves: &[String]) -> Result<(), RuleError>;
-    /// Plays a move given in (lenient) notation; returns its canonical notation.
+    /// Plays a move given in (lenient) notation; returns its canonical notation. In the middle
+    /// of a move under way, only a move it leads to (see [`AnyGame::actions_of`]).
     fn play(&mut self, text: &str) -> Result<String, RuleError>;
     /// Plays the move a search of the current position found; refused if the position has
     /// changed since. Returns its canonical notation.
     fn play_found(&mut self, found: &FoundMove) -> Result<String, RuleError>;
-    /// Takes back the last move; false when there is none.
+    /// Takes back the last move (or the last step of a move under way); false when there is
+    /// none.
     fn undo(&mut self) -> bool;
     /// Canonical notation of every legal move, sorted in byte order; empty once the game is over.
     /// `None` when there are more than `cap` (counted at a cost bounded by `cap`, nothing built).
@@ -90,14 +92,28 @@ pub trait AnyGame: Send {
     /// The game's action encoding ([`games::Actions`]).
     fn action_space(&self) -> games::ActionSpace;
     fn observation_shape(&self) -> [usize; 3];
-    /// The legal moves' actions, ascending (none once the game is over), and how many legal
-    /// moves have no action.
+    /// The legal actions of the decision point (the position and the move under way, if a
+    /// game takes its moves in several decisions: [`games::actions::Decision`]), ascending
+    /// (none once the game is over), and how many legal moves have no action.
     fn legal_actions(&self) -> (Vec<usize>, usize);
-    /// The action of a move given in notation.
-    fn action_of(&self, text: &str) -> Result<usize, RuleError>;
-    /// The canonical notation of the legal move with this action, if there is one.
+    /// The actions that play a move given in notation from the decision point, the last one
+    /// completing it (one action for a move of one decision).
+    fn actions_of(&self, text: &str) -> Result<Vec<usize>, RuleError>;
+    /// The first of [`AnyGame::actions_of`].
+    fn action_of(&self, text: &str) -> Result<usize, RuleError> {
+        Ok(self.actions_of(text)?[0])
+    }
+    /// What a legal action plays: the canonical notation of the move it completes, or, for a
+    /// step of a move under way, that move so far with the step; `None` when not legal.
     fn move_of(&self, action: usize) -> Option<String>;
-    /// The current position's observation planes ([`games::Actions::observe`]).
+    /// Plays a legal action: `Some(notation)` of the move it completed, or `None` when the move
+    /// goes on (the same player decides again).
+    fn play_action(&mut self, action: usize) -> Result<Option<String>, RuleError>;
+    /// The actions of the move under way (empty between moves).
+    fn pending(&self) -> Vec<usize>;
+    /// The move under way so far, in notation; `None` between moves.
+    fn pending_move(&self) -> Option<String>;
+    /// The observation planes of the decision point ([`games::Actions::observe_decision`]).
     fn observe(&self, out: &mut [f32]);
     /// A copy of this game (position, history, options, oracle) with a table of its own.
     fn fork(&self) -> Box<dyn AnyGame>;
@@ -127,6 +143,12 @@ pub struct GameState<G: Game> {
     tracker: DrawTracker,
     tt: Arc<Mutex<Table<G::Move>>>,
     oracle: Option<Arc<dyn Oracle<G>>>,
+    /// The actions of the move under way, for a game that takes a move in several decisions
+    /// (the action layer's; the protocol never starts one).
+    pending: Vec<u32>,
+    /// The move under way when each move played was made, parallel to `undo` (what undo gives
+    /// back: the decision point before the last action).
+    pending_before: Vec<Vec<u32>>,
 }
 
 pub const DEFAULT_HASH_MIB: usize = 16;
@@ -143,6 +165,8 @@ impl<G: Game> GameState<G> {
             tracker,
             tt: Arc::new(Mutex::new(Table::new(DEFAULT_HASH_MIB))),
             oracle: None,
+            pending: Vec::new(),
+            pending_before: Vec::new(),
         }
     }
 
@@ -151,6 +175,8 @@ impl<G: Game> GameState<G> {
         self.pos = pos;
         self.undo.clear();
         self.played.clear();
+        self.pending.clear();
+        self.pending_before.clear();
     }
 
     /// Plays `mv`, legal in the current position; returns its canonical notation.
@@ -161,6 +187,7 @@ impl<G: Game> GameState<G> {
         self.tracker.push(self.game.hash(&next), progress);
         self.undo.push(std::mem::replace(&mut self.pos, next));
         self.played.push(canonical.clone());
+        self.pending_before.push(std::mem::take(&mut self.pending));
         canonical
     }
 
@@ -244,7 +271,11 @@ impl<G: Game> AnyGame for GameState<G> {
     }
     fn setup(&mut self, fen: Option<&str>, moves: &[String]) -> Result<(), RuleError> {
         let saved = (self.pos.clone(), self.undo.clone(), self.tracker.clone());
-        let played = self.played.clone();
+        let played = (
+            self.played.clone(),
+            self.pending.clone(),
+            self.pending_before.clone(),
+        );
         let result = (|| {
             match fen {
                 Some(text) => self.set_position(text)?,
@@ -254,7 +285,7 @@ impl<G: Game> AnyGame for GameState<G> {
         })();
         if result.is_err() {
             (self.pos, self.undo, self.tracker) = saved;
-            self.played = played;
+            (self.played, self.pending, self.pending_before) = played;
         }
         result
     }
@@ -263,6 +294,7 @@ impl<G: Game> AnyGame for GameState<G> {
             return Err(RuleError::GameOver);
         }
         let mv = self.game.parse_move(&self.pos, text)?;
+        self.reachable(mv)?;
         Ok(self.apply(mv))
     }
     fn play_found(&mut self, found: &FoundMove) -> Result<String, RuleError> {
@@ -275,17 +307,24 @@ impl<G: Game> AnyGame for GameState<G> {
         }
     }
     fn undo(&mut self) -> bool {
+        if self.pending.pop().is_some() {
+            return true;
+        }
         match self.undo.pop() {
             Some(prev) => {
                 self.pos = prev;
                 self.played.pop();
                 self.tracker.pop();
+                self.pending = self.pending_before.pop().unwrap_or_default();
                 true
             }
             None => false,
         }
     }
     fn legal_moves_upto(&self, cap: usize) -> Option<Vec<String>> {
+        if !self.pending.is_empty() {
+            return self.game.pending_moves(&self.pos, &self.pending, cap);
+        }
         self.listed_upto(cap, |_, text| text, |t| t)
     }
     fn legal_move_inputs_upto(&self, cap: usize) -> Option<Vec<(String, MoveInput)>> {
@@ -479,38 +518,29 @@ impl<G: Game> AnyGame for GameState<G> {
         self.game.observation_shape()
     }
     fn legal_actions(&self) -> (Vec<usize>, usize) {
-        if self.result().is_some() {
-            return (Vec::new(), 0);
-        }
-        let mut moves = Vec::new();
-        self.game.legal_moves(&self.pos, &mut moves);
-        let mut encoded = Vec::with_capacity(moves.len());
-        let left_out = actions::encode(&self.game, &self.pos, &moves, &mut encoded);
+        let (decisions, left_out) = self.decisions();
         (
-            encoded.into_iter().map(|(a, _)| a as usize).collect(),
+            decisions.iter().map(|&(a, _)| a as usize).collect(),
             left_out,
         )
     }
-    fn action_of(&self, text: &str) -> Result<usize, RuleError> {
-        if self.result().is_some() {
-            return Err(RuleError::GameOver);
-        }
-        let mv = self.game.parse_move(&self.pos, text)?;
-        actions::action_of(&self.game, &self.pos, mv).ok_or_else(|| {
-            RuleError::Illegal(format!(
-                "'{}' has no action: too many moves share its squares",
-                self.game.format_move(&self.pos, mv)
-            ))
-        })
+    fn actions_of(&self, text: &str) -> Result<Vec<usize>, RuleError> {
+        self.action_sequence(text)
     }
     fn move_of(&self, action: usize) -> Option<String> {
-        if self.result().is_some() {
-            return None;
-        }
-        actions::decode(&self.game, &self.pos, action).map(|m| self.game.format_move(&self.pos, m))
+        self.action_text(action)
+    }
+    fn play_action(&mut self, action: usize) -> Result<Option<String>, RuleError> {
+        self.take_action(action)
+    }
+    fn pending(&self) -> Vec<usize> {
+        self.pending.iter().map(|&a| a as usize).collect()
+    }
+    fn pending_move(&self) -> Option<String> {
+        (!self.pending.is_empty()).then(|| self.game.pending_text(&self.pos, &self.pending))
     }
     fn observe(&self, out: &mut [f32]) {
-        self.game.observe(&self.pos, out)
+        self.game.observe_decision(&self.pos, &self.pending, out)
     }
     fn fork(&self) -> Box<dyn AnyGame> {
         Box::new(GameState {
@@ -521,6 +551,8 @@ impl<G: Game> AnyGame for GameState<G> {
             tracker: self.tracker.clone(),
             tt: Arc::new(Mutex::new(Table::new(DEFAULT_HASH_MIB))),
             oracle: self.oracle.clone(),
+            pending: self.pending.clone(),
+            pending_before: self.pending_before.clone(),
         })
     }
     fn env_chunk(&self, n: usize, seeds: u64, opponent: Option<Opponent>) -> Box<dyn EnvChunk> {

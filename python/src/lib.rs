@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use numpy::ndarray::IxDyn;
 use numpy::{PyArray1, PyArrayDyn, PyArrayMethods};
 use pyo3::create_exception;
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyOverflowError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
@@ -225,7 +225,21 @@ impl SearchResult {
     }
 }
 
-/// A position with its history.
+/// An action argument: an integer (`None` when it is no action at all: negative or too big);
+/// anything else is a TypeError.
+fn action_arg(value: &Bound<'_, PyAny>) -> PyResult<Option<usize>> {
+    match value.extract::<i64>() {
+        Ok(a) => Ok(usize::try_from(a).ok()),
+        Err(e) if e.is_instance_of::<PyOverflowError>(value.py()) => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
+fn not_legal(action: &Bound<'_, PyAny>) -> PyErr {
+    IllegalMove::new_err(format!("action {action} is not legal here"))
+}
+
+/// A position with its history (and, mid-move, the move under way).
 #[pyclass(module = "tetrad._native")]
 struct State {
     inner: Locked<Box<dyn AnyGame>>,
@@ -243,15 +257,23 @@ impl State {
     fn game(&self) -> &'static str {
         self.inner.get().name()
     }
-    /// The legal moves in the protocol's notation, sorted; none once the game is over.
-    fn legal_moves(&self) -> Vec<String> {
-        self.inner.get().legal_moves()
+    /// The legal moves in the protocol's notation, sorted; none once the game is over; mid-move,
+    /// the moves that finish the move under way.
+    /// With `limit`, None when there are more than `limit` (counted at a cost bounded by it);
+    /// without, every move, however many (a crowded Phutball board has millions of ball moves).
+    #[pyo3(signature = (limit=None))]
+    fn legal_moves(&self, limit: Option<usize>) -> Option<Vec<String>> {
+        match limit {
+            Some(cap) => self.inner.get().legal_moves_upto(cap),
+            None => Some(self.inner.get().legal_moves()),
+        }
     }
     /// Plays a move (lenient notation); returns its canonical notation.
     fn play(&mut self, mv: &str) -> PyResult<String> {
         self.inner.get().play(mv).map_err(rule_error)
     }
-    /// Takes back the last move; False when there is none.
+    /// Takes back the last action: the last step of a move under way, else the last move
+    /// (back to where it was made from); False when there is none.
     fn undo(&mut self) -> bool {
         self.inner.get().undo()
     }
@@ -317,11 +339,16 @@ impl State {
         self.inner.get().render()
     }
     fn __repr__(&self) -> String {
-        format!(
-            "tetrad.State('{}', '{}')",
-            self.inner.get().name(),
-            self.inner.get().position()
-        )
+        // One guard: two in one statement would wait on each other.
+        let g = self.inner.get();
+        match g.pending_move() {
+            None => format!("tetrad.State('{}', '{}')", g.name(), g.position()),
+            Some(so_far) => format!(
+                "tetrad.State('{}', '{}', pending='{so_far}')",
+                g.name(),
+                g.position()
+            ),
+        }
     }
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
         match other.downcast::<State>() {
@@ -330,10 +357,10 @@ impl State {
                 // One lock at a time: `s == s` is the same lock twice.
                 let theirs = {
                     let g = o.inner.get();
-                    (g.name(), g.position())
+                    (g.name(), g.position(), g.pending_move())
                 };
                 let g = self.inner.get();
-                theirs == (g.name(), g.position())
+                theirs == (g.name(), g.position(), g.pending_move())
             }
             Err(_) => false,
         }
@@ -343,6 +370,7 @@ impl State {
         let mut h = std::collections::hash_map::DefaultHasher::new();
         self.inner.get().name().hash(&mut h);
         self.inner.get().position().hash(&mut h);
+        self.inner.get().pending_move().hash(&mut h);
         h.finish()
     }
     /// One bool per action, set for the legal moves' actions.
@@ -358,24 +386,36 @@ impl State {
     fn legal_actions(&self) -> Vec<usize> {
         self.inner.get().legal_actions().0
     }
-    /// The action of a move (notation).
+    /// The first action of a move (notation): see `actions`.
     fn action(&self, mv: &str) -> PyResult<usize> {
         self.inner.get().action_of(mv).map_err(rule_error)
     }
-    /// The legal move (canonical notation) of an action.
-    #[pyo3(name = "move")]
-    fn move_of(&self, action: i64) -> PyResult<String> {
-        usize::try_from(action)
-            .ok()
-            .and_then(|a| self.inner.get().move_of(a))
-            .ok_or_else(|| {
-                IllegalMove::new_err(format!("action {action} is not a legal move here"))
-            })
+    /// The actions that play a move (notation) from here, the last one completing it: one for
+    /// most moves, a Phutball ball move's jumps and its stop.
+    fn actions(&self, mv: &str) -> PyResult<Vec<usize>> {
+        self.inner.get().actions_of(mv).map_err(rule_error)
     }
-    /// Plays the move of an action; returns its notation.
-    fn play_action(&mut self, action: i64) -> PyResult<String> {
-        let mv = self.move_of(action)?;
-        self.play(&mv)
+    /// What a legal action plays: the move it completes (canonical notation) or, for a step of
+    /// a move under way, that move so far with the step.
+    #[pyo3(name = "move")]
+    fn move_of(&self, action: &Bound<'_, PyAny>) -> PyResult<String> {
+        action_arg(action)?
+            .and_then(|a| self.inner.get().move_of(a))
+            .ok_or_else(|| not_legal(action))
+    }
+    /// Plays a legal action: the notation of the move it completed, or None when the move goes
+    /// on (the same player decides again).
+    fn play_action(&mut self, action: &Bound<'_, PyAny>) -> PyResult<Option<String>> {
+        let a = action_arg(action)?.ok_or_else(|| not_legal(action))?;
+        self.inner.get().play_action(a).map_err(rule_error)
+    }
+    /// The actions of the move under way (empty between moves).
+    fn pending(&self) -> Vec<usize> {
+        self.inner.get().pending()
+    }
+    /// The move under way so far in notation (None between moves).
+    fn pending_move(&self) -> Option<String> {
+        self.inner.get().pending_move()
     }
     /// The observation planes, float32 of the game's observation shape.
     fn observation<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArrayDyn<f32>>> {
@@ -404,6 +444,11 @@ impl State {
         }
         if self.inner.get().result().is_some() {
             return Err(IllegalMove::new_err("game is over"));
+        }
+        if let Some(so_far) = self.inner.get().pending_move() {
+            return Err(IllegalMove::new_err(format!(
+                "a move is under way ({so_far}): the search answers whole moves"
+            )));
         }
         let params = Params {
             limits: Limits {

@@ -1,9 +1,8 @@
 //! `VecEnv`: many games of one kind stepped together in Rust, the GIL released.
 
 use numpy::ndarray::IxDyn;
-use numpy::{
-    PyArray1, PyArray2, PyArrayDyn, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods,
-};
+use numpy::{PyArray1, PyArray2, PyArrayDyn, PyArrayMethods, PyReadonlyArray1};
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
@@ -39,6 +38,46 @@ fn parse_opponent(text: &str) -> PyResult<Opponent> {
             ..Params::default()
         },
     })
+}
+
+/// `actions` as a 1-D int64 array of length `n`: ValueError for another shape or an integer
+/// no int64 holds (no action has it), TypeError for anything but integers (floats are not
+/// rounded into actions).
+fn integer_actions<'py>(
+    np: &Bound<'py, PyModule>,
+    actions: &Bound<'py, PyAny>,
+    n: usize,
+) -> PyResult<Bound<'py, PyAny>> {
+    let array = np.call_method1("asarray", (actions,)).map_err(|_| {
+        PyTypeError::new_err(format!("actions must be a 1-D integer array of length {n}"))
+    })?;
+    let shape: Vec<usize> = array.getattr("shape")?.extract()?;
+    match shape[..] {
+        [len] if len == n => {}
+        [len] => {
+            return Err(value_error(format!(
+                "actions has length {len}, expected {n}"
+            )))
+        }
+        _ => {
+            return Err(value_error(format!(
+                "actions must be 1-D of length {n}, not of shape {shape:?}"
+            )))
+        }
+    }
+    let kind: String = array.getattr("dtype")?.getattr("kind")?.extract()?;
+    if kind != "i" && kind != "u" {
+        return Err(PyTypeError::new_err(format!(
+            "actions must be integers, not {}",
+            array.getattr("dtype")?.str()?
+        )));
+    }
+    if kind == "u" && array.call_method0("max")?.gt(i64::MAX)? {
+        return Err(value_error(
+            "an action is not one of its game's legal actions",
+        ));
+    }
+    np.call_method1("asarray", (array, "int64"))
 }
 
 /// `n` games stepped together; see python/README.md.
@@ -168,20 +207,13 @@ impl VecEnv {
             return Err(value_error("call reset() before step()"));
         }
         let np = py.import("numpy")?;
-        let array = np.call_method1("asarray", (actions, "int64"))?;
+        let array = integer_actions(&np, actions, self.n)?;
         let array: PyReadonlyArray1<i64> = array.extract().map_err(|_| {
             value_error(format!(
                 "actions must be a 1-D integer array of length {}",
                 self.n
             ))
         })?;
-        if array.len() != self.n {
-            return Err(value_error(format!(
-                "actions has length {}, expected {}",
-                array.len(),
-                self.n
-            )));
-        }
         let actions = array.as_slice().map_err(value_error)?.to_vec();
         let mut chunks = self.chunks.get();
         let sizes: Vec<usize> = chunks.iter().map(|c| c.len()).collect();

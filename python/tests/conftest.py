@@ -1,8 +1,13 @@
 import os
 import shutil
-import subprocess
+import time
 
 import pytest
+
+from tetrad.engine import Engine
+
+# Seconds for a batch's answer: generous, the machine may be loaded.
+TIMEOUT = 120.0
 
 
 def engine_binary():
@@ -19,40 +24,29 @@ def engine_binary():
 
 
 class Gtp:
-    """The few GTP commands the cross-check needs, over a pipe."""
+    """The few GTP commands the cross-check needs, through the package's one GTP client
+    (``tetrad.engine``'s numbered commands, which also let a batch of commands be sent at once)."""
 
     def __init__(self, binary):
-        self.proc = subprocess.Popen(
-            [binary], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
-        )
+        self.engine = Engine.popen([binary], protocol="gtp", timeout=TIMEOUT)
 
     def ask(self, line):
         return self.ask_all([line])[0]
 
     def ask_all(self, commands):
         """Sends all the commands at once (GTP runs them in order), then reads the answers."""
-        self.proc.stdin.write("".join(c + "\n" for c in commands))
-        self.proc.stdin.flush()
-        return [self._answer(c) for c in commands]
-
-    def _answer(self, line):
-        lines = []
-        while True:
-            got = self.proc.stdout.readline()
-            if got == "":
-                raise RuntimeError(f"engine exited after {line!r}")
-            if got.strip() == "" and lines:
-                break
-            if got.strip():
-                lines.append(got.rstrip("\n"))
-        text = "\n".join(lines)
-        if text.startswith("?"):
-            raise RuntimeError(f"{line!r}: {text}")
-        return text[1:].strip()
+        gtp = self.engine.gtp
+        sent = [gtp.send(c) for c in commands]
+        answers = []
+        for command, (cid, at) in zip(commands, sent):
+            answer = gtp.wait(cid, at, time.monotonic() + TIMEOUT)
+            if not answer.ok:
+                raise RuntimeError(f"{command!r}: ? {answer.text}")
+            answers.append(answer.text)
+        return answers
 
     def close(self):
-        self.proc.stdin.close()
-        self.proc.wait(timeout=10)
+        self.engine.quit()
 
 
 @pytest.fixture(scope="session")

@@ -8,31 +8,95 @@ import pytest
 import tetrad
 
 
+def complete_sequences(s, seen):
+    """The moves every complete decision sequence from here plays (through play_action and
+    undo); a decision point met again by another order of steps is walked once."""
+    moves = []
+    for a in s.legal_actions():
+        done = s.play_action(a)
+        if done is not None:
+            moves.append(done)
+        else:
+            key = s.observation().tobytes()
+            if key not in seen:
+                seen.add(key)
+                moves += complete_sequences(s, seen)
+        assert s.undo()
+    return moves
+
+
 @pytest.mark.parametrize("name", tetrad.games())
-def test_mask_bits_and_legal_moves_are_a_bijection(name):
+def test_decision_sequences_and_legal_moves_are_a_bijection(name):
+    """Along random games played action by action (half the time the highest legal action:
+    for Phutball a jump or the stop, so ball moves go hop by hop): the mask's bits are distinct
+    moves or steps; where the legal moves are few enough to list, the complete decision
+    sequences reach each of them exactly once, and each move's own `actions` play it."""
     g = tetrad.Game(name)
     rng = random.Random(40)
-    for _ in range(10):
+    steps = 0
+    for _ in range(6):
         s = g.new_state()
-        for _ in range(80):
-            legal = s.legal_moves()
-            if len(legal) > 2000:
-                break  # crowded Phutball boards: see python/README.md
+        for _ in range(60):
             mask = s.legal_mask()
             assert mask.dtype == np.bool_ and mask.shape == (g.num_actions,)
-            decoded = {s.move(a) for a in np.flatnonzero(mask)}
-            assert len(decoded) == mask.sum()
-            if name != "phutball":
-                assert decoded == set(legal)
-                for m in legal:
-                    assert s.move(s.action(m)) == m
-            else:
-                assert decoded <= set(legal)
+            actions = np.flatnonzero(mask).tolist()
+            assert actions == s.legal_actions()
+            assert len({s.move(a) for a in actions}) == len(actions)
             obs = s.observation()
             assert obs.dtype == np.float32 and obs.shape == g.observation_shape
-            if not legal:
+            legal = s.legal_moves(limit=1000)
+            if legal is not None:
+                before = (s.position(), s.pending(), obs.tobytes())
+                reached = complete_sequences(s, set())
+                assert len(reached) == len(set(reached))
+                assert set(reached) == {s.copy().play(m) for m in legal}
+                for m in rng.sample(legal, min(len(legal), 10)):
+                    seq = s.actions(m)
+                    assert s.action(m) == seq[0]
+                    t = s.copy()
+                    assert [t.play_action(a) for a in seq[:-1]] == [None] * (len(seq) - 1)
+                    assert t.play_action(seq[-1]) == s.copy().play(m)
+                assert (s.position(), s.pending(), s.observation().tobytes()) == before
+            if not actions:
                 break
-            s.play(rng.choice(legal))
+            a = actions[-1] if rng.random() < 0.5 else rng.choice(actions)
+            if s.play_action(a) is None:
+                steps += 1
+                assert s.pending() and s.pending_move() and not s.is_over()
+    if name == "phutball":
+        assert steps >= 5
+
+
+def test_phutball_jump_hop_by_hop():
+    """A ball move through the action API: the same player decides again, the observation shows
+    the move under way, undo takes back one step, the stop ends the move (an own goal too)."""
+    g = tetrad.Game("phutball")
+    # Red to move; the ball on h3 with men on h2 and h4, h6: a jump down lands on h1 (Red's own
+    # goal line), a jump up on h5 and then on h7.
+    s = g.from_position("15/15/15/15/15/15/15/15/15/15/15/15/15/15/7X7/15/7X7/7O7/7X7/15/15 r")
+    up, down, stop = 315, 319, 323
+    assert {up, down} <= set(s.legal_actions()) and stop not in s.legal_actions()
+    assert s.move(up) == "h3-h5" and s.move(down) == "h3-h1"
+    assert s.play_action(up) is None
+    assert s.to_move() == 0 and s.pending() == [up] and s.pending_move() == "h3-h5"
+    obs = s.observation()
+    assert obs[1, 5, 7] == 1 and obs[2, 4, 7] == 1 and obs[0, 4, 7] == 0 and obs[4].all()
+    assert s.legal_actions() == [up, stop]  # no placement in the middle of a move
+    assert s.legal_moves() == ["h3-h5", "h3-h5-h7"]
+    assert s.move(up) == "h3-h5-h7" and s.move(stop) == "h3-h5"
+    with pytest.raises(tetrad.IllegalMove):
+        s.play("a5")  # not a way on from the jump under way
+    with pytest.raises(tetrad.IllegalMove):
+        s.search(depth=1)
+    assert s.actions("h3-h5-h7") == [up, stop]
+    t = s.copy()
+    assert t == s and hash(t) == hash(s) and t != g.from_position(s.position())
+    assert s.play_action(up) is None and s.play_action(stop) == "h3-h5-h7"
+    assert s.to_move() == 1 and s.pending() == [] and not s.observation()[4].any()
+    assert s.undo() and s.pending() == [up, up]  # back before the stop
+    assert s.undo() and s.undo() and s.pending() == [] and s.to_move() == 0
+    assert s.play_action(down) is None and not s.is_over()  # on the goal line, mid-move
+    assert s.play_action(stop) == "h3-h1" and s.is_over() and s.winner() == 1
 
 
 def run(env, steps, seed):

@@ -2,8 +2,9 @@
 
 ``register()`` registers every game of ``tetrad.games()`` with ``pyspiel`` under
 ``tetrad_`` + the name with ``-`` as ``_`` (``pyspiel.load_game("tetrad_pods_standard")``).
-Actions are the game's own (``Game.num_actions``); the observation tensor is
-``State.observation()``. Rules, notation and results all come from the engine library.
+Actions are the game's own (``Game.num_actions``): a Phutball ball move is several actions by
+the same player (``current_player`` stays), one per jump and one to stop. The observation
+tensor is ``State.observation()``. Rules, notation and results all come from the engine library.
 """
 
 import numpy as np
@@ -48,7 +49,7 @@ class _Observer:
         self.tensor[:] = state.tetrad.observation().ravel()
 
     def string_from(self, state, player):
-        return state.tetrad.position()
+        return str(state)
 
 
 def _make_classes(name):
@@ -98,7 +99,9 @@ def _make_classes(name):
             return [1.0, -1.0] if winner == 0 else [-1.0, 1.0]
 
         def __str__(self):
-            return self.tetrad.position()
+            # The position, and mid-move the move under way (a Phutball ball move's jumps).
+            so_far = self.tetrad.pending_move()
+            return self.tetrad.position() + ("" if so_far is None else " " + so_far)
 
     class TetradGame(pyspiel.Game):
         def __init__(self, params=None):

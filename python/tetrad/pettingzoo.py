@@ -2,7 +2,8 @@
 
 ``env(game)`` is an AEC environment with agents ``player_0`` (first mover) and ``player_1``;
 observations are dicts ``{"observation": State.observation(), "action_mask": uint8 mask}``,
-actions the game's own (``Game.num_actions``); rewards +1/-1/0 at the end.
+actions the game's own (``Game.num_actions``; a Phutball ball move is several actions, the same
+agent acting again after each jump until it stops); rewards +1/-1/0 at the end.
 """
 
 import numpy as np

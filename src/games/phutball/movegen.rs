@@ -119,6 +119,20 @@ pub fn has_jump_start(men: &Bits, ball: u16) -> bool {
     })
 }
 
+/// The jump from `ball` in direction `d` (an index of [`super::board::DIRS`]) over the men of
+/// `men`: where it lands and the men it passes over. `None` when no man is next to the ball
+/// that way or the landing would be off the board. (The walks below inline the same steps.)
+pub fn hop(men: &Bits, ball: u16, d: usize) -> Option<(u16, Bits)> {
+    let step = &STEP[d];
+    let mut q = step[ball as usize];
+    let mut over = Bits::EMPTY;
+    while q != NONE && men.get(q as usize) {
+        over.set(q as usize);
+        q = step[q as usize];
+    }
+    (q != NONE && !over.is_empty()).then_some((q, over))
+}
+
 /// True when the ball has a move: some first jump lands on the board (every chain starts
 /// with one, and one jump is a move).
 pub fn has_jump(men: &Bits, ball: u16) -> bool {

@@ -89,7 +89,7 @@ pub fn is_legal(pos: &Pos, mv: Move) -> bool {
 /// The canonical path of a ball move, `None` when it is not legal in `pos`: read off the tree of
 /// the position's moves when this thread's last `legal_moves` was for `pos` (what listing all
 /// moves relies on), else found by a direct search over this move's states only.
-fn jump_path(pos: &Pos, to: u16, removed: &Bits) -> Option<Vec<u16>> {
+pub(super) fn jump_path(pos: &Pos, to: u16, removed: &Bits) -> Option<Vec<u16>> {
     // Not a move of this position (nor of any, for points off the board); the lookups below
     // index tables by these points.
     if to as usize >= N || !removed.is_subset(&pos.men) {

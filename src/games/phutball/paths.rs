@@ -3,30 +3,18 @@
 
 use super::board::{name_rank, shift_to, Bits, NONE, STEP};
 use super::chain::Chain;
+use super::movegen::hop;
 use super::stateset::with_state_set;
 use super::stateset::StateSet;
 
 /// The men a single jump from `from` to `to` passes over, if that is a legal jump with `men` on
 /// the board.
 pub fn single_jump(men: &Bits, from: u16, to: u16) -> Option<Bits> {
-    let d = STEP.iter().position(|s| {
-        let mut q = s[from as usize];
-        if q == NONE || !men.get(q as usize) {
-            return false;
-        }
-        while q != NONE && men.get(q as usize) {
-            q = s[q as usize];
-        }
-        q == to
-    })?;
-    let s = &STEP[d];
-    let mut over = Bits::EMPTY;
-    let mut q = s[from as usize];
-    while q != to {
-        over.set(q as usize);
-        q = s[q as usize];
-    }
-    Some(over)
+    (0..STEP.len()).find_map(|d| {
+        hop(men, from, d)
+            .filter(|&(q, _)| q == to)
+            .map(|(_, over)| over)
+    })
 }
 
 /// What a search for a move's canonical path found.
