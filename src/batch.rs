@@ -5,7 +5,7 @@
 
 use std::sync::atomic::AtomicBool;
 
-use crate::games::actions::Decision;
+use crate::games::actions::{Decision, Decisions};
 use crate::games::prelude::*;
 use crate::games::{ending, DrawTracker, Outcome, Side};
 use crate::search::{self, Params, Root, Table};
@@ -56,7 +56,7 @@ struct Env<G: Game> {
     pos: G::Pos,
     tracker: DrawTracker,
     /// The legal actions, sorted, with what each does (empty while waiting for a reset).
-    legal: Vec<(u32, Decision<G::Move>)>,
+    legal: Decisions<G::Move>,
     /// The actions of the move under way (a game whose moves take several decisions).
     pending: Vec<u32>,
     /// Games finished so far: with `seed`, the opponent's search seed.
@@ -71,7 +71,7 @@ pub struct Chunk<G: Game> {
     opponent: Option<(Opponent, Table<G::Move>)>,
     moves: Vec<G::Move>,
     /// The decisions [`Chunk::list`] found, for [`Chunk::refresh`].
-    next: Vec<(u32, Decision<G::Move>)>,
+    next: Decisions<G::Move>,
     obs_size: usize,
     actions: usize,
     stop: AtomicBool,

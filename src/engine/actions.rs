@@ -3,14 +3,14 @@
 //! ([`crate::games::actions`]).
 
 use super::{AnyGame, GameState};
-use crate::games::actions::Decision;
+use crate::games::actions::{Decision, Decisions};
 use crate::games::prelude::*;
 use crate::games::RuleError;
 
 impl<G: Game> GameState<G> {
     /// The legal actions here, ascending, each with what it does (none once the game is over),
     /// and how many legal moves have no action.
-    pub(super) fn decisions(&self) -> (Vec<(u32, Decision<G::Move>)>, usize) {
+    pub(super) fn decisions(&self) -> (Decisions<G::Move>, usize) {
         if self.pending.is_empty() && self.result().is_some() {
             return (Vec::new(), 0);
         }

@@ -30,6 +30,9 @@ pub enum Decision<M> {
     Continue,
 }
 
+/// The legal actions at a decision point, ascending, each with what it does.
+pub type Decisions<M> = Vec<(u32, Decision<M>)>;
+
 /// The size of a game's action space: `keys * slots` actions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ActionSpace {
@@ -67,7 +70,7 @@ pub trait Actions: Notation {
         pos: &Self::Pos,
         pending: &[u32],
         moves: &mut Vec<Self::Move>,
-        out: &mut Vec<(u32, Decision<Self::Move>)>,
+        out: &mut Decisions<Self::Move>,
     ) -> usize {
         debug_assert!(pending.is_empty(), "one decision per move");
         moves.clear();
@@ -116,7 +119,7 @@ pub fn encode<G: Actions>(
     game: &G,
     pos: &G::Pos,
     moves: &[G::Move],
-    out: &mut Vec<(u32, Decision<G::Move>)>,
+    out: &mut Decisions<G::Move>,
 ) -> usize {
     let space = game.action_space();
     let start = out.len();

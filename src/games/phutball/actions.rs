@@ -30,7 +30,7 @@ use super::paths::{canonical_path, Canonical};
 use super::position::Pos;
 use super::tree;
 use super::Phutball;
-use crate::games::actions::{fill_plane, ActionSpace, Actions, Decision};
+use crate::games::actions::{fill_plane, ActionSpace, Actions, Decision, Decisions};
 use crate::games::Side;
 use std::ops::ControlFlow;
 
@@ -122,7 +122,7 @@ impl Actions for Phutball {
         pos: &Pos,
         pending: &[u32],
         _moves: &mut Vec<Move>,
-        out: &mut Vec<(u32, Decision<Move>)>,
+        out: &mut Decisions<Move>,
     ) -> usize {
         let u = under_way(pos, pending);
         if pending.is_empty() {
