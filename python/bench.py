@@ -2,11 +2,17 @@
 
     python python/bench.py [--seconds S] [--engine PATH]
 
-1. Batched random play: ``VecEnv("poddavki", 1024)`` steps (mask and observation included;
-   only ``step`` is timed, the numpy policy is not) against OpenSpiel's ``checkers`` stepped
-   from Python (``legal_actions``, ``apply_action``, ``observation_tensor`` per step).
+1. Batched play: ``VecEnv("poddavki", 1024)`` steps (mask and observation included; only
+   ``step`` is timed, the numpy policy is not) against OpenSpiel's ``checkers`` stepped from
+   Python (``legal_actions``, ``apply_action``, ``observation_tensor`` per step), both sides
+   with the same policy: ``first``, the lowest legal action (a numpy argmax over the mask;
+   ``legal_actions()[0]``), and ``random``, a uniformly random one (an argmax over the mask
+   times random numbers; ``random.randrange``). The random policy's arrays (8 MB a step) push
+   the games out of the processor's cache before each step, which then runs slower.
 2. ``State.legal_moves()`` + ``play()`` against the same pair over GTP (``legal_moves``,
-   ``play``) to the engine binary through a pipe, in microseconds per pair.
+   ``play``) to the engine binary through the package's engine client
+   (``tetrad.engine.Engine.command``), and over a bare pipe with no client (the protocol's
+   floor), in microseconds per pair.
 """
 
 import argparse
@@ -25,13 +31,16 @@ sys.path = [p for p in sys.path if os.path.abspath(p or ".") != _here]
 import tetrad  # noqa: E402
 
 
-def vecenv_steps_per_second(seconds, n=1024):
-    env = tetrad.VecEnv("poddavki", n, seed=1)
+def vecenv_steps_per_second(seconds, policy, n=1024, threads=None):
+    env = tetrad.VecEnv("poddavki", n, seed=1, threads=threads)
     obs, mask = env.reset()
     rng = np.random.default_rng(0)
     steps, spent = 0, 0.0
     while spent < seconds:
-        actions = np.argmax(mask * rng.random(mask.shape, dtype=np.float32), axis=1)
+        if policy == "first":
+            actions = np.argmax(mask, axis=1)
+        else:
+            actions = np.argmax(mask * rng.random(mask.shape, dtype=np.float32), axis=1)
         t = time.perf_counter()
         obs, mask, rewards, done = env.step(actions)
         spent += time.perf_counter() - t
@@ -39,7 +48,7 @@ def vecenv_steps_per_second(seconds, n=1024):
     return steps / spent
 
 
-def openspiel_steps_per_second(seconds):
+def openspiel_steps_per_second(seconds, policy):
     import pyspiel
 
     game = pyspiel.load_game("checkers")
@@ -51,7 +60,10 @@ def openspiel_steps_per_second(seconds):
             if state.is_terminal():
                 state = game.new_initial_state()
             legal = state.legal_actions()
-            state.apply_action(legal[rng.randrange(len(legal))])
+            if policy == "first":
+                state.apply_action(legal[0])
+            else:
+                state.apply_action(legal[rng.randrange(len(legal))])
             state.observation_tensor(0)
             steps += 1
     return steps / (time.perf_counter() - start)
@@ -73,6 +85,24 @@ def binding_pair_us(seconds):
 
 
 def gtp_pair_us(seconds, binary):
+    from tetrad.engine import Engine
+
+    with Engine.popen([binary], protocol="gtp") as engine:
+        engine.command("set_game poddavki")
+        rng = random.Random(0)
+        pairs, start = 0, time.perf_counter()
+        while time.perf_counter() - start < seconds:
+            legal = engine.command("legal_moves").split()
+            if not legal:
+                engine.command("clear_board")
+                continue
+            engine.command("play " + legal[rng.randrange(len(legal))])
+            pairs += 1
+        return (time.perf_counter() - start) / pairs * 1e6
+
+
+def pipe_pair_us(seconds, binary):
+    """The same pair over a bare pipe, no client: the protocol's own floor."""
     proc = subprocess.Popen([binary], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
 
     def ask(line):
@@ -107,21 +137,26 @@ def main():
     parser.add_argument(
         "--engine", default=os.path.join(here, "..", "target", "release", "tetrad")
     )
+    parser.add_argument("--threads", type=int, default=None, help="VecEnv threads (default: cores)")
     args = parser.parse_args()
-    vec = vecenv_steps_per_second(args.seconds)
-    print(f"VecEnv('poddavki', 1024) random play: {vec:,.0f} steps/s")
-    try:
-        spiel = openspiel_steps_per_second(args.seconds)
-        print(f"OpenSpiel checkers from Python:      {spiel:,.0f} steps/s")
-        print(f"  ratio: {vec / spiel:.1f}x")
-    except ImportError:
-        print("OpenSpiel not installed (pip install open-spiel): no comparison")
+    for policy in ("first", "random"):
+        vec = vecenv_steps_per_second(args.seconds, policy, threads=args.threads)
+        print(f"VecEnv('poddavki', 1024), {policy:6} policy: {vec:,.0f} steps/s")
+        try:
+            spiel = openspiel_steps_per_second(args.seconds, policy)
+            print(f"OpenSpiel checkers, {policy:6} policy:     {spiel:,.0f} steps/s")
+            print(f"  ratio: {vec / spiel:.1f}x")
+        except ImportError:
+            print("OpenSpiel not installed (pip install open-spiel): no comparison")
     ours = binding_pair_us(args.seconds)
     print(f"State.legal_moves() + play():        {ours:.2f} us per pair")
     if os.path.exists(args.engine):
         theirs = gtp_pair_us(args.seconds, args.engine)
-        print(f"the same over GTP (pipe):            {theirs:.2f} us per pair")
+        print(f"the same over GTP (engine client):  {theirs:.2f} us per pair")
         print(f"  ratio: {theirs / ours:.1f}x")
+        bare = pipe_pair_us(args.seconds, args.engine)
+        print(f"the same over a bare pipe, no client: {bare:.2f} us per pair")
+        print(f"  ratio: {bare / ours:.1f}x")
     else:
         print(f"no engine binary at {args.engine}: no GTP comparison (--engine PATH)")
 

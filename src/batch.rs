@@ -10,15 +10,6 @@ use crate::games::prelude::*;
 use crate::games::{ending, DrawTracker, Outcome, Side};
 use crate::search::{self, Params, Root, Table};
 
-/// A step's action that is not a legal move of its game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("action {action} of game {index} is not one of its legal actions")]
-pub struct BadAction {
-    /// The game's index within the chunk.
-    pub index: usize,
-    pub action: i64,
-}
-
 /// Some games of a batch, type-erased. Arrays are the chunk's rows, row-major: `obs` holds
 /// `len() * observation size`, `mask` `len() * actions`, `rewards` `len() * 2`, `done` `len()`.
 pub trait EnvChunk: Send {
@@ -28,14 +19,12 @@ pub trait EnvChunk: Send {
     }
     /// Every game back to the start; writes all of `obs` and `mask`.
     fn reset(&mut self, obs: &mut [f32], mask: &mut [bool]);
-    /// Checks that each action is legal in its game; changes nothing.
-    fn check(&self, actions: &[i64]) -> Result<(), BadAction>;
-    /// Plays each game's action (checked by [`EnvChunk::check`]) and, with an opponent, the
-    /// opponent's reply. A game that ends gets its rewards (+1 win, -1 loss, 0 draw, by player)
+    /// Plays each game's action (legal: the caller checked its bit in `mask`) and, with an
+    /// opponent, the opponent's reply. A game that ends gets its rewards (+1 win, -1 loss, 0 draw, by player)
     /// and `done`, and starts again: its observation and mask are the new game's. An action
     /// that is one step of a move under way ([`Decision::Continue`]) only adds to that move: no
-    /// reply, no reward, the same player decides next. `mask` must hold what the last `reset`
-    /// or `step` wrote (only the bits that change are written).
+    /// reply, no reward, the same player decides next. `obs` and `mask` must hold what the last
+    /// `reset` or `step` wrote (only what changes is written).
     fn step(
         &mut self,
         actions: &[i64],
@@ -59,6 +48,9 @@ struct Env<G: Game> {
     legal: Decisions<G::Move>,
     /// The actions of the move under way (a game whose moves take several decisions).
     pending: Vec<u32>,
+    /// The position the observation row shows, between moves (the next one writes only what
+    /// changed); `None` when the row must be written whole.
+    shown: Option<G::Pos>,
     /// Games finished so far: with `seed`, the opponent's search seed.
     games: u64,
     seed: u64,
@@ -91,6 +83,7 @@ impl<G: Game> Chunk<G> {
                     tracker: DrawTracker::new(hash),
                     legal: Vec::new(),
                     pending: Vec::new(),
+                    shown: None,
                     games: 0,
                     seed: seeds.wrapping_add(i as u64),
                 })
@@ -176,7 +169,7 @@ impl<G: Game> Chunk<G> {
 
     /// Writes game `i`'s observation and mask row from the decisions in `self.next` (listed
     /// by [`Chunk::list`] for its current decision point), clearing the bits of the actions it
-    /// had before.
+    /// had before; the observation row changes only where the game's planes do.
     fn refresh(&mut self, i: usize, obs: &mut [f32], mask: &mut [bool]) {
         let row = &mut mask[i * self.actions..(i + 1) * self.actions];
         let env = &mut self.envs[i];
@@ -187,11 +180,14 @@ impl<G: Game> Chunk<G> {
         for &(a, _) in &env.legal {
             row[a as usize] = true;
         }
-        self.game.observe_decision(
-            &env.pos,
-            &env.pending,
-            &mut obs[i * self.obs_size..(i + 1) * self.obs_size],
-        );
+        let row = &mut obs[i * self.obs_size..(i + 1) * self.obs_size];
+        match &env.shown {
+            Some(before) if env.pending.is_empty() => {
+                self.game.observe_change(before, &env.pos, row)
+            }
+            _ => self.game.observe_decision(&env.pos, &env.pending, row),
+        }
+        env.shown = env.pending.is_empty().then(|| env.pos.clone());
     }
 }
 
@@ -215,21 +211,10 @@ impl<G: Game> EnvChunk for Chunk<G> {
         for i in 0..self.envs.len() {
             self.restart(i);
             self.envs[i].legal.clear();
+            self.envs[i].shown = None;
             self.list(i);
             self.refresh(i, obs, mask);
         }
-    }
-
-    fn check(&self, actions: &[i64]) -> Result<(), BadAction> {
-        for (index, (env, &action)) in self.envs.iter().zip(actions).enumerate() {
-            let legal = u32::try_from(action)
-                .ok()
-                .is_some_and(|a| env.legal.binary_search_by_key(&a, |&(x, _)| x).is_ok());
-            if !legal {
-                return Err(BadAction { index, action });
-            }
-        }
-        Ok(())
     }
 
     fn step(
@@ -246,7 +231,7 @@ impl<G: Game> EnvChunk for Chunk<G> {
                 .legal
                 .binary_search_by_key(&(action as u32), |&(x, _)| x)
             else {
-                continue; // not checked: left as it was
+                continue; // not legal (the caller checks): left as it was
             };
             let decision = env.legal[k].1;
             let mut result = match decision {

@@ -1,10 +1,13 @@
 //! `VecEnv`: many games of one kind stepped together in Rust, the GIL released.
 
 use numpy::ndarray::IxDyn;
-use numpy::{PyArray1, PyArray2, PyArrayDyn, PyArrayMethods, PyReadonlyArray1};
+use numpy::{
+    PyArray1, PyArray2, PyArrayDyn, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods,
+};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
+use std::sync::Mutex;
 
 use tetrad::batch::{EnvChunk, Opponent};
 use tetrad::search::{Limits, Params};
@@ -84,6 +87,10 @@ fn integer_actions<'py>(
 #[pyclass(module = "tetrad._native")]
 pub struct VecEnv {
     chunks: Locked<Vec<Box<dyn EnvChunk>>>,
+    /// With more than one thread: the workers, started once (a step is far too short to pay
+    /// for starting threads), taking the chunks as they come, so a thread the machine holds
+    /// back costs only the chunks it has not taken.
+    pool: Option<rayon::ThreadPool>,
     n: usize,
     actions: usize,
     obs_size: usize,
@@ -92,6 +99,35 @@ pub struct VecEnv {
     rewards: Py<PyArray2<f32>>,
     done: Py<PyArray1<bool>>,
     ready: bool,
+}
+
+/// Chunks per thread (see [`VecEnv`]'s pool).
+const CHUNKS_PER_THREAD: usize = 8;
+
+/// Runs `work` on each job: on this thread without a pool, else on this thread and the pool's
+/// together, each taking the next job when it is free (this thread's cache holds what the
+/// caller's policy just read, so it works too rather than wait).
+fn run<J: Send>(
+    pool: Option<&rayon::ThreadPool>,
+    jobs: impl Iterator<Item = J> + Send,
+    work: impl Fn(J) + Sync,
+) {
+    let Some(pool) = pool else {
+        return jobs.for_each(work);
+    };
+    let jobs = Mutex::new(jobs);
+    let next = || jobs.lock().unwrap_or_else(|e| e.into_inner()).next();
+    let drain = || {
+        while let Some(job) = next() {
+            work(job);
+        }
+    };
+    pool.in_place_scope(|s| {
+        for _ in 0..pool.current_num_threads() {
+            s.spawn(|_| drain());
+        }
+        drain();
+    })
 }
 
 /// Splits `slice` into pieces of `sizes[i] * unit` elements.
@@ -132,19 +168,37 @@ impl VecEnv {
         let threads = threads
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |t| t.get()))
             .clamp(1, n);
+        // One chunk per thread would make each step wait for the slowest thread; several per
+        // thread let the others take up its share. A game's seed is its index either way.
+        let count = if threads == 1 {
+            1
+        } else {
+            (threads * CHUNKS_PER_THREAD).min(n)
+        };
         let mut chunks = Vec::new();
         let mut first = 0;
-        for t in 0..threads {
-            let len = n / threads + usize::from(t < n % threads);
+        for t in 0..count {
+            let len = n / count + usize::from(t < n % count);
             chunks.push(template.env_chunk(len, seed.wrapping_add(first as u64), opponent.clone()));
             first += len;
         }
+        let pool = if threads == 1 {
+            None
+        } else {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads - 1)
+                .thread_name(|i| format!("tetrad-vecenv-{i}"))
+                .build()
+                .map_err(|e| value_error(format!("cannot start {threads} threads: {e}")))?;
+            Some(pool)
+        };
         let actions = template.action_space().actions();
         let shape = template.observation_shape();
         let obs_size = shape.iter().product();
         let full = [n, shape[0], shape[1], shape[2]];
-        Ok(VecEnv {
+        let env = VecEnv {
             chunks: Locked::new(chunks),
+            pool,
             n,
             actions,
             obs_size,
@@ -153,7 +207,9 @@ impl VecEnv {
             rewards: PyArray2::<f32>::zeros(py, [n, 2], false).unbind(),
             done: PyArray1::<bool>::zeros(py, n, false).unbind(),
             ready: false,
-        })
+        };
+        env.writeable(py, false)?;
+        Ok(env)
     }
 
     #[getter]
@@ -166,28 +222,12 @@ impl VecEnv {
     }
 
     /// Every game back to the start: `(obs, mask)`. The arrays are the environment's own,
-    /// overwritten by the next call (copy them to keep them).
+    /// read-only, overwritten by the next call (copy them to keep them).
     fn reset<'py>(&mut self, py: Python<'py>) -> PyResult<(PyObject, PyObject)> {
-        {
-            let mut obs = self.obs.bind(py).readwrite();
-            let mut mask = self.mask.bind(py).readwrite();
-            let obs = obs.as_slice_mut().map_err(value_error)?;
-            let mask = mask.as_slice_mut().map_err(value_error)?;
-            let mut chunks = self.chunks.get();
-            let sizes: Vec<usize> = chunks.iter().map(|c| c.len()).collect();
-            let (o, m) = (
-                split(obs, &sizes, self.obs_size),
-                split(mask, &sizes, self.actions),
-            );
-            let chunks = &mut *chunks;
-            py.allow_threads(|| {
-                std::thread::scope(|s| {
-                    for ((c, o), m) in chunks.iter_mut().zip(o).zip(m) {
-                        s.spawn(move || c.reset(o, m));
-                    }
-                })
-            });
-        }
+        self.writeable(py, true)?;
+        let done = self.reset_arrays(py);
+        self.writeable(py, false)?;
+        done?;
         self.ready = true;
         Ok((
             self.obs.clone_ref(py).into_any(),
@@ -206,74 +246,109 @@ impl VecEnv {
         if !self.ready {
             return Err(value_error("call reset() before step()"));
         }
-        let np = py.import("numpy")?;
-        let array = integer_actions(&np, actions, self.n)?;
+        // The usual case, a 1-D int64 array (numpy's argmax gives one), skips the conversions.
+        let array = match actions.downcast::<PyArray1<i64>>() {
+            Ok(a) if PyUntypedArrayMethods::len(a) == self.n && a.is_contiguous() => {
+                a.clone().into_any()
+            }
+            _ => integer_actions(&py.import("numpy")?, actions, self.n)?,
+        };
         let array: PyReadonlyArray1<i64> = array.extract().map_err(|_| {
             value_error(format!(
                 "actions must be a 1-D integer array of length {}",
                 self.n
             ))
         })?;
-        let actions = array.as_slice().map_err(value_error)?.to_vec();
-        let mut chunks = self.chunks.get();
-        let sizes: Vec<usize> = chunks.iter().map(|c| c.len()).collect();
-        let mut first = 0;
-        for (c, &len) in chunks.iter().zip(&sizes) {
-            c.check(&actions[first..first + len]).map_err(|e| {
-                value_error(format!(
-                    "action {} of game {} is not one of its legal actions",
-                    e.action,
-                    first + e.index
-                ))
-            })?;
-            first += len;
-        }
-        {
-            let mut obs = self.obs.bind(py).readwrite();
-            let mut mask = self.mask.bind(py).readwrite();
-            let mut rewards = self.rewards.bind(py).readwrite();
-            let mut done = self.done.bind(py).readwrite();
-            let o = split(
-                obs.as_slice_mut().map_err(value_error)?,
-                &sizes,
-                self.obs_size,
-            );
-            let m = split(
-                mask.as_slice_mut().map_err(value_error)?,
-                &sizes,
-                self.actions,
-            );
-            let r = split(rewards.as_slice_mut().map_err(value_error)?, &sizes, 2);
-            let d = split(done.as_slice_mut().map_err(value_error)?, &sizes, 1);
-            let a = split(&mut actions.clone()[..], &sizes, 1)
-                .into_iter()
-                .map(|s| s.to_vec())
-                .collect::<Vec<_>>();
-            let chunks = &mut *chunks;
-            py.allow_threads(|| {
-                // The first chunk runs on this thread, the others each on one of their own.
-                std::thread::scope(|s| {
-                    let mut jobs = chunks
-                        .iter_mut()
-                        .zip(o)
-                        .zip(m)
-                        .zip(r)
-                        .zip(d.into_iter().zip(&a));
-                    let first = jobs.next();
-                    for ((((c, o), m), r), (d, a)) in jobs {
-                        s.spawn(move || c.step(a, o, m, r, d));
-                    }
-                    if let Some(((((c, o), m), r), (d, a))) = first {
-                        c.step(a, o, m, r, d);
-                    }
-                })
-            });
-        }
+        self.writeable(py, true)?;
+        let done = self.step_arrays(py, array.as_slice().map_err(value_error)?);
+        self.writeable(py, false)?;
+        done?;
         Ok((
             self.obs.clone_ref(py).into_any(),
             self.mask.clone_ref(py).into_any(),
             self.rewards.clone_ref(py).into_any(),
             self.done.clone_ref(py).into_any(),
         ))
+    }
+}
+
+impl VecEnv {
+    /// The arrays handed out are read-only between calls: the mask is what [`VecEnv::step`]
+    /// checks actions against, and only the bits that change are rewritten.
+    fn writeable(&self, py: Python<'_>, on: bool) -> PyResult<()> {
+        let kwargs = PyDict::new(py);
+        kwargs.set_item("write", on)?;
+        for array in [
+            self.obs.bind(py).as_any(),
+            self.mask.bind(py).as_any(),
+            self.rewards.bind(py).as_any(),
+            self.done.bind(py).as_any(),
+        ] {
+            array.call_method("setflags", (), Some(&kwargs))?;
+        }
+        Ok(())
+    }
+
+    fn reset_arrays(&mut self, py: Python<'_>) -> PyResult<()> {
+        let mut obs = self.obs.bind(py).readwrite();
+        let mut mask = self.mask.bind(py).readwrite();
+        let obs = obs.as_slice_mut().map_err(value_error)?;
+        let mask = mask.as_slice_mut().map_err(value_error)?;
+        let mut chunks = self.chunks.get();
+        let sizes: Vec<usize> = chunks.iter().map(|c| c.len()).collect();
+        let (o, m) = (
+            split(obs, &sizes, self.obs_size),
+            split(mask, &sizes, self.actions),
+        );
+        let jobs = chunks.iter_mut().zip(o).zip(m);
+        py.allow_threads(|| run(self.pool.as_ref(), jobs, |((c, o), m)| c.reset(o, m)));
+        Ok(())
+    }
+
+    /// Checks every action against the mask, then steps every game.
+    fn step_arrays(&mut self, py: Python<'_>, actions: &[i64]) -> PyResult<()> {
+        let mut chunks = self.chunks.get();
+        let sizes: Vec<usize> = chunks.iter().map(|c| c.len()).collect();
+        let mut obs = self.obs.bind(py).readwrite();
+        let mut mask = self.mask.bind(py).readwrite();
+        let mut rewards = self.rewards.bind(py).readwrite();
+        let mut done = self.done.bind(py).readwrite();
+        let mask = mask.as_slice_mut().map_err(value_error)?;
+        let width = self.actions;
+        let legal = |(i, &a): (usize, &i64)| {
+            usize::try_from(a).is_ok_and(|a| a < width && mask[i * width + a])
+        };
+        if let Some((i, a)) = actions.iter().enumerate().find(|&job| !legal(job)) {
+            return Err(value_error(format!(
+                "action {a} of game {i} is not one of its legal actions"
+            )));
+        }
+        let o = split(
+            obs.as_slice_mut().map_err(value_error)?,
+            &sizes,
+            self.obs_size,
+        );
+        let m = split(mask, &sizes, width);
+        let r = split(rewards.as_slice_mut().map_err(value_error)?, &sizes, 2);
+        let d = split(done.as_slice_mut().map_err(value_error)?, &sizes, 1);
+        let mut a = Vec::with_capacity(sizes.len());
+        let mut rest = actions;
+        for &len in &sizes {
+            let (head, tail) = rest.split_at(len);
+            a.push(head);
+            rest = tail;
+        }
+        let jobs = chunks
+            .iter_mut()
+            .zip(o)
+            .zip(m)
+            .zip(r)
+            .zip(d.into_iter().zip(a));
+        py.allow_threads(|| {
+            run(self.pool.as_ref(), jobs, |((((c, o), m), r), (d, a))| {
+                c.step(a, o, m, r, d)
+            })
+        });
+        Ok(())
     }
 }

@@ -119,10 +119,13 @@ def test_vecenv_is_deterministic(name):
             assert np.array_equal(u, v)
 
 
-def test_vecenv_matches_state_and_restarts():
-    env = tetrad.VecEnv("poddavki", 3, seed=1)
+@pytest.mark.parametrize("name", tetrad.games())
+def test_vecenv_matches_state_and_restarts(name):
+    """Game 0 of a VecEnv against a State given the same actions: the observation (written
+    only where it changes after the first step), the mask, the rewards, the restarts."""
+    env = tetrad.VecEnv(name, 3, seed=1)
     obs, mask = env.reset()
-    s = tetrad.Game("poddavki").new_state()
+    s = tetrad.Game(name).new_state()
     assert np.array_equal(obs[0], s.observation()) and np.array_equal(mask[1], s.legal_mask())
     finished = 0
     rng = np.random.default_rng(0)
@@ -134,10 +137,30 @@ def test_vecenv_matches_state_and_restarts():
             finished += 1
             w = s.winner()
             assert rewards[0].tolist() == ([0, 0] if w is None else [1, -1] if w == 0 else [-1, 1])
-            s = tetrad.Game("poddavki").new_state()
+            s = tetrad.Game(name).new_state()
         assert np.array_equal(obs[0], s.observation())
         assert np.array_equal(mask[0], s.legal_mask())
     assert finished > 0
+
+
+def test_vecenv_arrays_are_read_only():
+    """The arrays a VecEnv hands out are its own, rewritten in part by the next step: writing
+    to them raises (a changed mask bit would let an illegal action through)."""
+    env = tetrad.VecEnv("poddavki", 2, seed=1)
+    obs, mask = env.reset()
+    for array in (obs, mask):
+        with pytest.raises(ValueError, match="read-only"):
+            array[0, 0] = 1
+    with pytest.raises(ValueError, match="read-only"):
+        mask[:] = True
+    obs, mask, rewards, done = env.step(np.argmax(mask, axis=1))
+    for array in (obs, mask, rewards, done):
+        with pytest.raises(ValueError, match="read-only"):
+            array[0] = 0
+    kept = mask.copy()
+    kept[0, :] = True  # a copy is the caller's
+    with pytest.raises(ValueError, match="not one of its legal actions"):
+        env.step(np.array([int(np.argmin(mask[0])), int(np.argmax(mask[1]))]))
 
 
 def test_vecenv_errors():

@@ -106,6 +106,12 @@ pub trait Actions: Notation {
     ) -> Option<Vec<String>> {
         Some(Vec::new())
     }
+    /// Rewrites `out`, which holds [`Actions::observe`]'s planes of `before`, into those of
+    /// `after` (both between moves). A game may write only the cells that differ: batched play
+    /// observes every game every step, and the whole planes cost more than the move.
+    fn observe_change(&self, _before: &Self::Pos, after: &Self::Pos, out: &mut [f32]) {
+        self.observe(after, out)
+    }
     /// [`Actions::observe`] at a decision point: the planes must show the move under way.
     fn observe_decision(&self, pos: &Self::Pos, _pending: &[u32], out: &mut [f32]) {
         self.observe(pos, out)

@@ -8,7 +8,7 @@
 //! Observation: 5 planes of 8 × 8 (row 0 = rank 1, column 0 = file a): white men, white
 //! kings, black men, black kings, and a plane of ones when Black is to move.
 
-use super::board::{file_of, rank_of, Move, Position, Squares, BLACK, WHITE};
+use super::board::{file_of, rank_of, Bits, Move, Position, Squares, BLACK, WHITE};
 use super::Poddavki;
 use crate::games::actions::{fill_plane, ActionSpace, Actions};
 
@@ -35,6 +35,59 @@ impl Actions for Poddavki {
         }
         if pos.stm == BLACK {
             fill_plane(out, 4, 64, 1.0);
+        }
+    }
+    fn observe_change(&self, before: &Position, after: &Position, out: &mut [f32]) {
+        let (old, new) = (planes(before), planes(after));
+        for (plane, (&old, &new)) in old.iter().zip(&new).enumerate() {
+            for s in Squares(old ^ new) {
+                out[plane * 64 + rank_of(s) * 8 + file_of(s)] =
+                    f32::from(u8::from(new >> s & 1 != 0));
+            }
+        }
+        if before.stm != after.stm {
+            fill_plane(out, 4, 64, if after.stm == BLACK { 1.0 } else { 0.0 });
+        }
+    }
+}
+
+/// The first four planes' squares: white men, white kings, black men, black kings.
+fn planes(pos: &Position) -> [Bits; 4] {
+    let [white, black] = pos.pieces;
+    [
+        white & !pos.kings,
+        white & pos.kings,
+        black & !pos.kings,
+        black & pos.kings,
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::random_positions;
+    use super::*;
+    use crate::games::prelude::*;
+
+    /// From any position's planes to any other's (a move, or a finished game back to the
+    /// start, as batched play does), the change gives the planes `observe` writes.
+    #[test]
+    fn observe_change_gives_the_planes_observe_writes() {
+        let game = Poddavki::default();
+        let mut positions = random_positions(41, 400);
+        positions.push(game.start());
+        let mut moves = Vec::new();
+        for (k, before) in positions.iter().enumerate() {
+            moves.clear();
+            game.legal_moves(before, &mut moves);
+            let mut afters: Vec<Position> = moves.iter().map(|&m| game.make(before, m)).collect();
+            afters.push(positions[(k * 7 + 3) % positions.len()]);
+            for after in &afters {
+                let (mut changed, mut fresh) = (vec![f32::NAN; 320], vec![f32::NAN; 320]);
+                game.observe(before, &mut changed);
+                game.observe_change(before, after, &mut changed);
+                game.observe(after, &mut fresh);
+                assert_eq!(changed, fresh, "{}", game.format_position(after));
+            }
         }
     }
 }
