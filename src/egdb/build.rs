@@ -39,15 +39,17 @@ const DRAW_EXIT: u16 = 0x4000;
 const COUNT: u16 = 0x3FFF;
 
 /// Builds the slices (in the order given: dependencies first, as `slices_upto` lists them)
-/// into `dir`, skipping those whose file is already there and sound; returns them all loaded.
-/// Of a slice and its colour mirror only the stored one is built (both sides to move of it
-/// are its mirror's two sides).
+/// into `dir`, skipping those whose file is already there and sound (a killed build goes on
+/// from its last finished slice). Of a slice and its colour mirror only the stored one is built
+/// (both sides to move of it are its mirror's two sides). Only the slice being built and the
+/// slices its moves reach are held, read from `dir` as needed: the whole build needs no more
+/// memory than its largest single-slice job (`build_slice`).
 pub fn build(
     dir: &Path,
     slices: &[Material],
     threads: usize,
     progress: &mut dyn FnMut(&Progress),
-) -> Result<Tables, EgdbError> {
+) -> Result<(), EgdbError> {
     std::fs::create_dir_all(dir).map_err(|source| EgdbError::Io {
         path: dir.to_path_buf(),
         source,
@@ -75,12 +77,17 @@ pub fn build(
                 skipped,
             })
         };
-        let path = dir.join(file::file_name(m));
-        if let Ok(data) = file::read(&path, m) {
+        if file::read(&dir.join(file::file_name(m)), m).is_ok() {
             done += m.size();
             report(done, true);
-            tables.insert(m, data);
             continue;
+        }
+        let deps = m.stored_dependencies();
+        tables.keep_only(&deps);
+        for &d in &deps {
+            if tables.get(d).is_none() {
+                tables.insert(d, file::read(&dir.join(file::file_name(d)), d)?);
+            }
         }
         let data = Slice::solve(m, &tables, threads.max(1), &mut |n| {
             done += n;
@@ -88,9 +95,10 @@ pub fn build(
         })?;
         let data = stored_values(m, data);
         file::write(dir, m, &data, threads.max(1))?;
+        // The next slice most likely reads this one.
         tables.insert(m, data);
     }
-    Ok(tables)
+    Ok(())
 }
 
 /// Builds one slice into `dir` from the slices it depends on, read from `dir` (an error names

@@ -19,7 +19,8 @@ fn pos(text: &str) -> Position {
 #[test]
 fn a_built_database_verifies_and_a_changed_value_does_not() {
     let dir = scratch("verify");
-    let mut tables = build(&dir, &slices_upto(3), 2, &mut |_| {}).expect("built");
+    build(&dir, &slices_upto(3), 2, &mut |_| {}).expect("built");
+    let mut tables = Tables::open(&dir).expect("opened");
     let (bad, n) = tables.verify(2, 10, &mut |_, _| {}).expect("verified");
     assert_eq!((bad.len(), n), (0, 0), "{bad:?}");
     // White king a1 against black king h8, white to move: change its value.
@@ -34,6 +35,35 @@ fn a_built_database_verifies_and_a_changed_value_does_not() {
         n >= 1 && bad.iter().any(|b| b.position == "W:WKa1:BKh8"),
         "{bad:?}"
     );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A build reads each slice's dependencies from its directory when it needs them, holding no
+/// more: one missing there is an error naming its file, and a removed one is rebuilt.
+#[test]
+fn a_build_reads_what_each_slice_needs_from_its_directory() {
+    let dir = scratch("deps");
+    let top = Material::new(0, 1, 0, 2);
+    let err = build(&dir, &[top], 1, &mut |_| {}).expect_err("a dependency missing");
+    assert!(err.to_string().contains("poddavki-0101.egdb"), "{err}");
+    let slices = slices_upto(3);
+    build(&dir, &slices, 1, &mut |_| {}).expect("built");
+    let whole = Tables::open(&dir).expect("opened");
+    let dep = dir.join(file::file_name(Material::new(0, 1, 0, 1)));
+    std::fs::remove_file(&dep).expect("removed");
+    let mut built = Vec::new();
+    build(&dir, &slices, 1, &mut |p| {
+        if !p.skipped {
+            built.push(p.slice)
+        }
+    })
+    .expect("rebuilt");
+    built.dedup();
+    assert_eq!(built, [Material::new(0, 1, 0, 1)]);
+    let again = Tables::open(&dir).expect("opened");
+    for m in whole.materials() {
+        assert_eq!(again.get(m), whole.get(m), "{m}");
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -61,7 +91,8 @@ fn a_rerun_skips_finished_slices_and_a_corrupt_file_is_an_error() {
 #[test]
 fn known_endings() {
     let dir = scratch("known");
-    let tables = build(&dir, &slices_upto(3), 2, &mut |_| {}).expect("built");
+    build(&dir, &slices_upto(3), 2, &mut |_| {}).expect("built");
+    let tables = Tables::open(&dir).expect("opened");
     let probe = |t: &str| tables.probe(&pos(t)).expect("covered");
     // The black king is walled in: no legal move, so Black has won.
     assert_eq!(probe("B:Wb2,c3:BKa1"), Value::Win(0));
@@ -79,7 +110,8 @@ fn known_endings() {
 #[test]
 fn a_position_and_its_colour_mirror_share_one_stored_value() {
     let dir = scratch("mirror");
-    let tables = build(&dir, &slices_upto(3), 2, &mut |_| {}).expect("built");
+    build(&dir, &slices_upto(3), 2, &mut |_| {}).expect("built");
+    let tables = Tables::open(&dir).expect("opened");
     for text in [
         "W:Wc3:Be5",
         "B:Wc3:Be5",
@@ -104,7 +136,8 @@ fn a_position_and_its_colour_mirror_share_one_stored_value() {
 fn a_flipped_or_cut_file_is_an_error_naming_it_never_a_value() {
     let dir = scratch("flips");
     let slices = slices_upto(3);
-    let tables = build(&dir, &slices, 2, &mut |_| {}).expect("built");
+    build(&dir, &slices, 2, &mut |_| {}).expect("built");
+    let tables = Tables::open(&dir).expect("opened");
     // Two kings against one: 29,760 values, two blocks.
     let m = Material::new(0, 1, 0, 2);
     let path = dir.join(file::file_name(m));

@@ -26,7 +26,8 @@ fn same(v: Value, s: Solved) -> bool {
 #[test]
 fn every_position_up_to_three_pieces_matches_a_plain_retrograde() {
     let dir = scratch("three");
-    let tables = build(&dir, &slices_upto(3), 2, &mut |_| {}).expect("built");
+    build(&dir, &slices_upto(3), 2, &mut |_| {}).expect("built");
+    let tables = Tables::open(&dir).expect("opened");
     let plain = retrograde(3);
     let all = positions(3);
     assert_eq!(plain.len(), all.len());
@@ -76,7 +77,8 @@ fn sampled_four_piece_results_a_bounded_search_proves_agree() {
     ];
     let mut slices = slices_upto(3);
     slices.extend(four);
-    let tables = build(&dir, &slices, 2, &mut |_| {}).expect("built");
+    build(&dir, &slices, 2, &mut |_| {}).expect("built");
+    let tables = Tables::open(&dir).expect("opened");
     let (bad, n) = tables.verify(2, 5, &mut |_, _| {}).expect("verified");
     assert_eq!(n, 0, "{bad:?}");
     let (wins, losses) = check_sampled(&tables, &four, 400, 5, 26);
