@@ -165,8 +165,14 @@ impl VecEnv {
             h.write_u64(n as u64);
             h.finish()
         });
+        // Without an opponent a step of 1,024 games takes a few hundred microseconds, about
+        // what waking a sleeping thread and being woken by it cost on a virtual machine: one
+        // thread by default (python/README.md, "Speed"). With one, each reply is a search.
         let threads = threads
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |t| t.get()))
+            .unwrap_or_else(|| match opponent {
+                Some(_) => std::thread::available_parallelism().map_or(1, |t| t.get()),
+                None => 1,
+            })
             .clamp(1, n);
         // One chunk per thread would make each step wait for the slowest thread; several per
         // thread let the others take up its share. A game's seed is its index either way.

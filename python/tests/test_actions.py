@@ -111,9 +111,12 @@ def run(env, steps, seed):
 
 
 @pytest.mark.parametrize("name", tetrad.games())
-def test_vecenv_is_deterministic(name):
-    a = run(tetrad.VecEnv(name, 6, seed=3, opponent="tetrad:nodes=50"), 40, 1)
-    b = run(tetrad.VecEnv(name, 6, seed=3, opponent="tetrad:nodes=50", threads=1), 40, 1)
+@pytest.mark.parametrize("opponent", [None, "tetrad:nodes=50"])
+def test_vecenv_is_deterministic(name, opponent):
+    """Same seed, same trajectory, on one thread or several (the chunks go to whichever
+    thread is free)."""
+    a = run(tetrad.VecEnv(name, 6, seed=3, opponent=opponent, threads=3), 40, 1)
+    b = run(tetrad.VecEnv(name, 6, seed=3, opponent=opponent, threads=1), 40, 1)
     for x, y in zip(a, b):
         for u, v in zip(x, y):
             assert np.array_equal(u, v)

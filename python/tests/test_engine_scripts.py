@@ -60,3 +60,15 @@ def test_dense_genmove(tmp_path):
     positions.write_text(start + "\n")
     out = script("dense_genmove.py", "--bin", tetrad_bin(), "--movetime", "50", "--file", str(positions))
     assert "| genmove " in out and "| get_position " in out and "peak RSS" in out
+
+
+def test_egdb_startup(tmp_path):
+    built = subprocess.run([tetrad_bin(), "egdb", "build", "--game", "poddavki", "--pieces", "3",
+                            "--dir", str(tmp_path), "--threads", "1"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=TIMEOUT)
+    assert built.returncode == 0, built.stderr
+    out = script("egdb_startup.py", "--bin", tetrad_bin(), "--dir", str(tmp_path), "--pieces", "3",
+                 "--positions", "50")
+    assert "set_option egdb_path + first egdb_probe:" in out
+    assert "50 random positions of 2 to 3 pieces probed" in out and "error" not in out
+    assert "resident after them:" in out
