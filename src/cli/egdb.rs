@@ -4,7 +4,7 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use clap::Subcommand;
-use tetrad::egdb::{slices_upto, Material, Tables};
+use tetrad::egdb::{slices_upto, Material, Reads, Tables};
 
 fn parse_slice(text: &str) -> Result<Material, String> {
     let m = Material::parse(text).ok_or_else(|| {
@@ -39,6 +39,10 @@ pub enum EgdbAction {
         /// Worker threads (default: the machine's cores).
         #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
         threads: Option<u16>,
+        /// Read the slices a slice's moves lead to a block at a time through a cache of this
+        /// many MiB, instead of whole (bounded memory, slower lookups).
+        #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
+        memory: Option<u64>,
     },
     /// Recomputes every stored value from its successors' values; fails on any disagreement.
     Verify {
@@ -128,7 +132,12 @@ pub fn run(action: &EgdbAction) -> anyhow::Result<ExitCode> {
             slice,
             dir,
             threads,
+            memory,
         } => {
+            let reads = match memory {
+                Some(mib) => Reads::Blocks(mib << 20),
+                None => Reads::Whole,
+            };
             let ours = tetrad::egdb::game();
             if !game.eq_ignore_ascii_case(ours) {
                 eprintln!("tetrad: egdb build --game: only {ours} has databases, not '{game}'");
@@ -140,7 +149,7 @@ pub fn run(action: &EgdbAction) -> anyhow::Result<ExitCode> {
                 skipped: 0,
             };
             if let Some(m) = *slice {
-                tetrad::egdb::build_slice(dir, m, default_threads(*threads), &mut |p| {
+                tetrad::egdb::build_slice(dir, m, default_threads(*threads), reads, &mut |p| {
                     meter.show(p, p.slice.size())
                 })?;
                 eprintln!(
@@ -158,7 +167,7 @@ pub fn run(action: &EgdbAction) -> anyhow::Result<ExitCode> {
                 .filter(|m| *m == m.canonical())
                 .collect();
             let mut current = None;
-            tetrad::egdb::build(dir, &slices, default_threads(*threads), &mut |p| {
+            tetrad::egdb::build(dir, &slices, default_threads(*threads), reads, &mut |p| {
                 if current != Some(p.slice) {
                     current = Some(p.slice);
                     meter.last = None;

@@ -31,6 +31,17 @@ pub struct Progress {
     pub skipped: bool,
 }
 
+/// How a build reads the slices a slice's moves lead to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reads {
+    /// Each read whole into memory, decompressed: the fastest lookups.
+    Whole,
+    /// A block at a time through a cache of this many bytes: the memory for them is bounded
+    /// whatever they are (each lookup goes through the cache; a block missing from it is read
+    /// and decompressed).
+    Blocks(u64),
+}
+
 /// Settled (value final).
 const DECIDED: u16 = 0x8000;
 /// A zeroing move draws: the position can be won or drawn, never lost.
@@ -48,6 +59,7 @@ pub fn build(
     dir: &Path,
     slices: &[Material],
     threads: usize,
+    reads: Reads,
     progress: &mut dyn FnMut(&Progress),
 ) -> Result<(), EgdbError> {
     std::fs::create_dir_all(dir).map_err(|source| EgdbError::Io {
@@ -82,12 +94,17 @@ pub fn build(
             report(done, true);
             continue;
         }
-        let deps = m.stored_dependencies();
-        tables.keep_only(&deps);
-        for &d in &deps {
-            if tables.get(d).is_none() {
-                tables.insert(d, file::read(&dir.join(file::file_name(d)), d)?);
+        match reads {
+            Reads::Whole => {
+                let deps = m.stored_dependencies();
+                tables.keep_only(&deps);
+                for &d in &deps {
+                    if tables.get(d).is_none() {
+                        tables.insert(d, file::read(&dir.join(file::file_name(d)), d)?);
+                    }
+                }
             }
+            Reads::Blocks(bytes) => tables = Tables::open_dependencies_within(dir, m, bytes)?,
         }
         let data = Slice::solve(m, &tables, threads.max(1), &mut |n| {
             done += n;
@@ -95,8 +112,10 @@ pub fn build(
         })?;
         let data = stored_values(m, data);
         file::write(dir, m, &data, threads.max(1))?;
-        // The next slice most likely reads this one.
-        tables.insert(m, data);
+        if reads == Reads::Whole {
+            // The next slice most likely reads this one.
+            tables.insert(m, data);
+        }
     }
     Ok(())
 }
@@ -108,6 +127,7 @@ pub fn build_slice(
     dir: &Path,
     m: Material,
     threads: usize,
+    reads: Reads,
     progress: &mut dyn FnMut(&Progress),
 ) -> Result<(), EgdbError> {
     if !m.is_stored() {
@@ -134,7 +154,10 @@ pub fn build_slice(
         report(m.size(), true);
         return Ok(());
     }
-    let tables = Tables::open_dependencies(dir, m)?;
+    let tables = match reads {
+        Reads::Whole => Tables::open_dependencies(dir, m)?,
+        Reads::Blocks(bytes) => Tables::open_dependencies_within(dir, m, bytes)?,
+    };
     let mut done = 0;
     let data = Slice::solve(m, &tables, threads.max(1), &mut |n| {
         done += n;

@@ -17,7 +17,7 @@ mod tests;
 
 use std::path::PathBuf;
 
-pub use build::{build, build_slice, Progress};
+pub use build::{build, build_slice, Progress, Reads};
 pub use index::{slices_upto, Material};
 pub use load::Coverage;
 pub use plan::plan;

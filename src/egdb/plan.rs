@@ -129,6 +129,17 @@ impl Tables {
         }
         Ok(tables)
     }
+
+    /// The slices `m` depends on, from `dir`, opened to be read a block at a time through a
+    /// cache of `cache_bytes`.
+    pub(crate) fn open_dependencies_within(
+        dir: &Path,
+        m: Material,
+        cache_bytes: u64,
+    ) -> Result<Tables, EgdbError> {
+        check_dependencies(dir, m)?;
+        Tables::open_files(dir, &m.stored_dependencies(), cache_bytes)
+    }
 }
 
 #[cfg(test)]

@@ -19,7 +19,7 @@ fn pos(text: &str) -> Position {
 #[test]
 fn a_built_database_verifies_and_a_changed_value_does_not() {
     let dir = scratch("verify");
-    build(&dir, &slices_upto(3), 2, &mut |_| {}).expect("built");
+    build(&dir, &slices_upto(3), 2, Reads::Whole, &mut |_| {}).expect("built");
     let mut tables = Tables::open(&dir).expect("opened");
     let (bad, n) = tables.verify(2, 10, &mut |_, _| {}).expect("verified");
     assert_eq!((bad.len(), n), (0, 0), "{bad:?}");
@@ -39,20 +39,21 @@ fn a_built_database_verifies_and_a_changed_value_does_not() {
 }
 
 /// A build reads each slice's dependencies from its directory when it needs them, holding no
-/// more: one missing there is an error naming its file, and a removed one is rebuilt.
+/// more: one missing there is an error naming its file, a removed one is rebuilt, and reading
+/// them a block at a time builds the same files.
 #[test]
 fn a_build_reads_what_each_slice_needs_from_its_directory() {
     let dir = scratch("deps");
     let top = Material::new(0, 1, 0, 2);
-    let err = build(&dir, &[top], 1, &mut |_| {}).expect_err("a dependency missing");
+    let err = build(&dir, &[top], 1, Reads::Whole, &mut |_| {}).expect_err("a dependency missing");
     assert!(err.to_string().contains("poddavki-0101.egdb"), "{err}");
     let slices = slices_upto(3);
-    build(&dir, &slices, 1, &mut |_| {}).expect("built");
+    build(&dir, &slices, 1, Reads::Whole, &mut |_| {}).expect("built");
     let whole = Tables::open(&dir).expect("opened");
     let dep = dir.join(file::file_name(Material::new(0, 1, 0, 1)));
     std::fs::remove_file(&dep).expect("removed");
     let mut built = Vec::new();
-    build(&dir, &slices, 1, &mut |p| {
+    build(&dir, &slices, 1, Reads::Whole, &mut |p| {
         if !p.skipped {
             built.push(p.slice)
         }
@@ -64,16 +65,32 @@ fn a_build_reads_what_each_slice_needs_from_its_directory() {
     for m in whole.materials() {
         assert_eq!(again.get(m), whole.get(m), "{m}");
     }
+    // Read a block at a time through the smallest cache (a block per shard: blocks dropped
+    // all the time), the dependencies give the same slices.
+    let blocks = scratch("deps-blocks");
+    build(&blocks, &slices, 2, Reads::Blocks(0), &mut |_| {}).expect("built");
+    for m in whole.materials() {
+        let name = file::file_name(m);
+        assert_eq!(
+            std::fs::read(blocks.join(&name)).expect("built"),
+            std::fs::read(dir.join(&name)).expect("built"),
+            "{m}"
+        );
+    }
     let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(&blocks);
 }
 
 #[test]
 fn a_rerun_skips_finished_slices_and_a_corrupt_file_is_an_error() {
     let dir = scratch("rerun");
     let slices = slices_upto(2);
-    build(&dir, &slices, 1, &mut |_| {}).expect("built");
+    build(&dir, &slices, 1, Reads::Whole, &mut |_| {}).expect("built");
     let mut skipped = 0;
-    build(&dir, &slices, 1, &mut |p| skipped += usize::from(p.skipped)).expect("rebuilt");
+    build(&dir, &slices, 1, Reads::Whole, &mut |p| {
+        skipped += usize::from(p.skipped)
+    })
+    .expect("rebuilt");
     // 0101, 0110 (with its mirror 1001) and 1010.
     assert_eq!(skipped, 3);
     let path = dir.join(file::file_name(slices[0]));
@@ -91,7 +108,7 @@ fn a_rerun_skips_finished_slices_and_a_corrupt_file_is_an_error() {
 #[test]
 fn known_endings() {
     let dir = scratch("known");
-    build(&dir, &slices_upto(3), 2, &mut |_| {}).expect("built");
+    build(&dir, &slices_upto(3), 2, Reads::Whole, &mut |_| {}).expect("built");
     let tables = Tables::open(&dir).expect("opened");
     let probe = |t: &str| tables.probe(&pos(t)).expect("covered");
     // The black king is walled in: no legal move, so Black has won.
@@ -110,7 +127,7 @@ fn known_endings() {
 #[test]
 fn a_position_and_its_colour_mirror_share_one_stored_value() {
     let dir = scratch("mirror");
-    build(&dir, &slices_upto(3), 2, &mut |_| {}).expect("built");
+    build(&dir, &slices_upto(3), 2, Reads::Whole, &mut |_| {}).expect("built");
     let tables = Tables::open(&dir).expect("opened");
     for text in [
         "W:Wc3:Be5",
@@ -136,7 +153,7 @@ fn a_position_and_its_colour_mirror_share_one_stored_value() {
 fn a_flipped_or_cut_file_is_an_error_naming_it_never_a_value() {
     let dir = scratch("flips");
     let slices = slices_upto(3);
-    build(&dir, &slices, 2, &mut |_| {}).expect("built");
+    build(&dir, &slices, 2, Reads::Whole, &mut |_| {}).expect("built");
     let tables = Tables::open(&dir).expect("opened");
     // Two kings against one: 29,760 values, two blocks.
     let m = Material::new(0, 1, 0, 2);

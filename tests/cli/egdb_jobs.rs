@@ -147,6 +147,15 @@ fn a_slice_job_names_the_slice_it_still_needs() {
     let said = text(&verify.stdout);
     assert!(verify.status.success(), "{said}");
     assert_eq!(said, "slice 1011: ok\nverified 1 slices: ok\n");
+    // Its dependencies read a block at a time (--memory): the same file.
+    let built = dir.join("poddavki-1011.egdb");
+    let whole = std::fs::read(&built).expect("built");
+    std::fs::remove_file(&built).expect("removed");
+    let mut blocks = args("1011").to_vec();
+    blocks.extend(["--memory", "1"]);
+    let out = tetrad(&blocks);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(std::fs::read(&built).expect("rebuilt"), whole);
     std::fs::remove_file(dir.join("poddavki-0111.egdb")).expect("a dependency removed");
     let verify = tetrad(&["egdb", "verify", "--slice", "1011", "--dir", &d]);
     assert_eq!(verify.status.code(), Some(1));

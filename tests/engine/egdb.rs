@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use tetrad::egdb::check::{key, positions, prove, retrograde, Solved};
-use tetrad::egdb::{build, slices_upto, Material, Tables, Value};
+use tetrad::egdb::{build, slices_upto, Material, Reads, Tables, Value};
 use tetrad::games::poddavki::Position;
 
 fn scratch(name: &str) -> PathBuf {
@@ -26,7 +26,7 @@ fn same(v: Value, s: Solved) -> bool {
 #[test]
 fn every_position_up_to_three_pieces_matches_a_plain_retrograde() {
     let dir = scratch("three");
-    build(&dir, &slices_upto(3), 2, &mut |_| {}).expect("built");
+    build(&dir, &slices_upto(3), 2, Reads::Whole, &mut |_| {}).expect("built");
     let tables = Tables::open(&dir).expect("opened");
     let plain = retrograde(3);
     let all = positions(3);
@@ -77,7 +77,7 @@ fn sampled_four_piece_results_a_bounded_search_proves_agree() {
     ];
     let mut slices = slices_upto(3);
     slices.extend(four);
-    build(&dir, &slices, 2, &mut |_| {}).expect("built");
+    build(&dir, &slices, 2, Reads::Whole, &mut |_| {}).expect("built");
     let tables = Tables::open(&dir).expect("opened");
     let (bad, n) = tables.verify(2, 5, &mut |_, _| {}).expect("verified");
     assert_eq!(n, 0, "{bad:?}");
