@@ -10,6 +10,7 @@ use std::path::Path;
 use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+use super::checkpoint::Checkpoint;
 use super::index::{advancement, Bits, Block, Kings, Material, NEIGHBOUR, NO_SQUARE};
 use super::probe::{bare, Tables};
 use super::{file, EgdbError, Value, INVALID, MAX_DTZ};
@@ -106,13 +107,11 @@ pub fn build(
             }
             Reads::Blocks(bytes) => tables = Tables::open_dependencies_within(dir, m, bytes)?,
         }
-        let data = Slice::solve(m, &tables, threads.max(1), &mut |n| {
+        let written = solve_into(dir, m, &tables, threads, usize::MAX, &mut |n| {
             done += n;
             report(done, false);
         })?;
-        let data = stored_values(m, data);
-        file::write(dir, m, &data, threads.max(1))?;
-        if reads == Reads::Whole {
+        if let (Some(data), Reads::Whole) = (written, reads) {
             // The next slice most likely reads this one.
             tables.insert(m, data);
         }
@@ -130,6 +129,19 @@ pub fn build_slice(
     reads: Reads,
     progress: &mut dyn FnMut(&Progress),
 ) -> Result<(), EgdbError> {
+    build_slice_levels(dir, m, threads, reads, usize::MAX, progress).map(|_| ())
+}
+
+/// [`build_slice`], stopping after solving `max_levels` levels as a killed build would (its
+/// checkpoint left for the next run): whether the slice is there.
+pub(crate) fn build_slice_levels(
+    dir: &Path,
+    m: Material,
+    threads: usize,
+    reads: Reads,
+    max_levels: usize,
+    progress: &mut dyn FnMut(&Progress),
+) -> Result<bool, EgdbError> {
     if !m.is_stored() {
         return Err(EgdbError::Unstored(m));
     }
@@ -152,19 +164,38 @@ pub fn build_slice(
     };
     if file::read(&dir.join(file::file_name(m)), m).is_ok() {
         report(m.size(), true);
-        return Ok(());
+        return Ok(true);
     }
     let tables = match reads {
         Reads::Whole => Tables::open_dependencies(dir, m)?,
         Reads::Blocks(bytes) => Tables::open_dependencies_within(dir, m, bytes)?,
     };
     let mut done = 0;
-    let data = Slice::solve(m, &tables, threads.max(1), &mut |n| {
+    let written = solve_into(dir, m, &tables, threads, max_levels, &mut |n| {
         done += n;
         report(done, false);
     })?;
-    file::write(dir, m, &stored_values(m, data), threads.max(1))?;
-    Ok(())
+    Ok(written.is_some())
+}
+
+/// Solves slice `m` ([`Slice::solve`]) and writes its file, then drops its checkpoint: the
+/// stored values, or `None` when stopped after `max_levels` levels.
+fn solve_into(
+    dir: &Path,
+    m: Material,
+    tables: &Tables,
+    threads: usize,
+    max_levels: usize,
+    done: &mut dyn FnMut(u64),
+) -> Result<Option<Vec<u8>>, EgdbError> {
+    let threads = threads.max(1);
+    let Some((data, checkpoint)) = Slice::solve(m, tables, threads, dir, max_levels, done)? else {
+        return Ok(None);
+    };
+    let data = stored_values(m, data);
+    file::write(dir, m, &data, threads)?;
+    checkpoint.remove()?;
+    Ok(Some(data))
 }
 
 /// What a slice stores of its values (both sides to move): all, or white to move only when it
@@ -200,12 +231,18 @@ struct Scratch {
 }
 
 impl Slice<'_> {
+    /// Solves slice `m`, level by level from the most advanced, each finished level recorded
+    /// in its checkpoint in `dir` and the levels an earlier, killed build recorded taken from
+    /// it. Stops after solving `max_levels` levels (`None`: the checkpoint is left for the next
+    /// run); else the values, with the checkpoint to remove once they are written.
     fn solve(
         m: Material,
         tables: &Tables,
         threads: usize,
+        dir: &Path,
+        max_levels: usize,
         done: &mut dyn FnMut(u64),
-    ) -> Result<Vec<u8>, EgdbError> {
+    ) -> Result<Option<(Vec<u8>, Checkpoint)>, EgdbError> {
         let size = m.size();
         let mut levels: Vec<Vec<u64>> = Vec::new();
         for block in 0..m.blocks() {
@@ -222,12 +259,53 @@ impl Slice<'_> {
             tables,
             values: (0..size).map(|_| AtomicU8::new(INVALID)).collect(),
         };
+        let len = m.block_len() as usize;
+        let block = |b: u64| {
+            s.values
+                .get(b as usize * len..)
+                .unwrap_or(&[])
+                .iter()
+                .take(len)
+        };
+        // The levels in the order they are solved; a record is taken only as the next of them.
+        let order: Vec<usize> = (0..levels.len())
+            .rev()
+            .filter(|&a| !levels[a].is_empty())
+            .collect();
+        let mut taken = 0;
+        let mut checkpoint = Checkpoint::open(dir, m, &mut |level, data| {
+            let Some(&a) = order.get(taken).filter(|&&a| a == level as usize) else {
+                return false;
+            };
+            if data.len() != levels[a].len() * len {
+                return false;
+            }
+            for (&b, values) in levels[a].iter().zip(data.chunks(len)) {
+                for (slot, &v) in block(b).zip(values) {
+                    slot.store(v, Ordering::Relaxed);
+                }
+            }
+            taken += 1;
+            true
+        })?;
         done((m.blocks() - levels.iter().map(Vec::len).sum::<usize>() as u64) * m.block_len());
-        for level in levels.iter().rev().filter(|l| !l.is_empty()) {
-            s.solve_level(level, threads)?;
+        for (k, &a) in order.iter().enumerate() {
+            let level = &levels[a];
+            if k >= taken {
+                if k - taken == max_levels {
+                    return Ok(None);
+                }
+                s.solve_level(level, threads)?;
+                checkpoint.record(a as u32, level.len(), len, |i, buf| {
+                    for (out, v) in buf.iter_mut().zip(block(level[i])) {
+                        *out = v.load(Ordering::Relaxed);
+                    }
+                })?;
+            }
             done(level.len() as u64 * m.block_len());
         }
-        Ok(s.values.into_iter().map(AtomicU8::into_inner).collect())
+        let values = s.values.into_iter().map(AtomicU8::into_inner).collect();
+        Ok(Some((values, checkpoint)))
     }
 
     /// Solves the men configurations of one level, shared out among threads: king moves never

@@ -6,6 +6,7 @@ mod build;
 /// Test support: checks that share no code with the builder.
 #[cfg(any(test, feature = "testkit"))]
 pub mod check;
+mod checkpoint;
 mod file;
 mod index;
 mod load;

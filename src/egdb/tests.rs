@@ -1,5 +1,6 @@
 use std::path::PathBuf;
 
+use super::build::build_slice_levels;
 use super::*;
 use crate::games::poddavki::Position;
 use crate::games::Notation;
@@ -210,4 +211,55 @@ fn a_flipped_or_cut_file_is_an_error_naming_it_never_a_value() {
     let err = Tables::open(&dir).err().expect("refused");
     assert!(err.to_string().contains("format version 1"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A slice build killed between two levels goes on from its checkpoint: each run below stops
+/// after solving one level (as a kill would), so the slice is finished only because every run
+/// takes the levels the runs before it recorded; a record cut short by a kill is dropped; and
+/// the file is the one an uninterrupted build writes.
+#[test]
+fn a_killed_slice_build_resumes_from_its_last_level() {
+    let clean = scratch("resume-clean");
+    build(&clean, &slices_upto(3), 1, Reads::Whole, &mut |_| {}).expect("built");
+    let dir = scratch("resume");
+    std::fs::create_dir_all(&dir).expect("scratch directory");
+    // A man against a man and a king: its levels are the men's advancement.
+    let m = Material::new(1, 0, 1, 1);
+    for entry in std::fs::read_dir(&clean).expect("built") {
+        let path = entry.expect("entry").path();
+        let name = path.file_name().expect("name").to_owned();
+        if name != file::file_name(m).as_str() {
+            std::fs::copy(&path, dir.join(name)).expect("copied");
+        }
+    }
+    let partial = dir.join(format!("{}.partial", file::file_name(m)));
+    let mut runs = 0;
+    loop {
+        runs += 1;
+        assert!(
+            runs <= 20,
+            "no end: the runs do not take what the others recorded"
+        );
+        let done = build_slice_levels(&dir, m, 1, Reads::Whole, 1, &mut |_| {}).expect("a run");
+        if done {
+            break;
+        }
+        assert!(partial.exists());
+        // The kill came while the next record was written.
+        let mut bytes = std::fs::read(&partial).expect("checkpoint");
+        bytes.extend([7, 0, 0, 0, 99, 0, 0, 0, 0, 0, 0, 0, 1, 2]);
+        std::fs::write(&partial, bytes).expect("written");
+    }
+    assert!(runs >= 3, "{runs} runs: the slice has several levels");
+    assert!(
+        !partial.exists(),
+        "the checkpoint goes once the file is written"
+    );
+    let name = file::file_name(m);
+    assert_eq!(
+        std::fs::read(dir.join(&name)).expect("built"),
+        std::fs::read(clean.join(&name)).expect("built")
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(&clean);
 }
