@@ -1,6 +1,7 @@
 //! GTP front end: `[id] command args` in, `=[id] result` / `?[id] message` out, each answer
 //! ending with an empty line.
 
+mod frame;
 mod time;
 
 use super::parse::{self, Analyze, Gtp as Cmd, KgsTime, ParseError, GTP_COMMANDS};
@@ -17,6 +18,7 @@ use crate::session::{
     EventSink, PerftError, SearchEvent, SearchMode, Session, SessionError, MAX_LISTED_MOVES,
 };
 use crate::session::{MAX_DEPTH, MAX_MOVETIME, MAX_MULTIPV, MAX_NODES};
+use frame::{command_text, frame, unlogged_frame};
 pub use time::GtpTime;
 
 #[derive(Default)]
@@ -69,48 +71,7 @@ enum Pending {
     Perft,
 }
 
-fn frame(ok: bool, id: Option<u64>, body: &str) -> String {
-    if !ok {
-        // Also on stderr: a runner that hides the protocol shows its engine's stderr.
-        log::warn!("{}", body.trim());
-    }
-    unlogged_frame(ok, id, body)
-}
-
-/// An answer framed without the stderr line (the caller logs a fuller one).
-fn unlogged_frame(ok: bool, id: Option<u64>, body: &str) -> String {
-    let mark = if ok { '=' } else { '?' };
-    let id = id.map(|i| i.to_string()).unwrap_or_default();
-    // A multi-line result must not contain an empty line (it would end the answer). A body
-    // that starts with a line break (a diagram) starts on the line after the `=`.
-    let block = body.starts_with('\n');
-    let body: Vec<&str> = body.lines().filter(|l| !l.trim().is_empty()).collect();
-    let body = body.join("\n");
-    match (body.is_empty(), block) {
-        (true, _) => format!("{mark}{id}\n\n"),
-        (false, true) => format!("{mark}{id}\n{body}\n\n"),
-        (false, false) => format!("{mark}{id} {body}\n\n"),
-    }
-}
-
 type Answer = Result<String, GtpError>;
-
-/// The command part of a line: `#` starts a comment, except inside a `"..."` value (of
-/// `game_record`, where `\"` and `\\` are escapes), so that a name may hold a `#`; what is
-/// left may be empty (no answer then).
-fn command_text(line: &str) -> &str {
-    let (mut quoted, mut escaped) = (false, false);
-    for (at, c) in line.char_indices() {
-        match c {
-            _ if escaped => escaped = false,
-            '\\' if quoted => escaped = true,
-            '"' => quoted = !quoted,
-            '#' if !quoted => return line[..at].trim(),
-            _ => {}
-        }
-    }
-    line.trim()
-}
 
 /// Deeper perft is refused outright: no game finishes it in a human lifetime.
 const MAX_PERFT_DEPTH: u32 = 20;
