@@ -16,7 +16,7 @@
 
 use super::movegen::PodsMove;
 use super::position::Pos;
-use super::solver::Solver;
+use super::solver::{spend_node, Solver};
 use super::tables::Tables;
 
 /// Proof and disproof numbers at or above this are infinite (a proven verdict).
@@ -173,15 +173,13 @@ impl<'a> Dfpn<'a> {
     }
 
     fn count_node(&mut self) -> bool {
-        self.stats.nodes += 1;
-        if self.stats.nodes > self.limit {
-            return false;
-        }
-        if self.stats.nodes.is_multiple_of(INTERRUPT_EVERY) && (self.interrupt)() {
-            self.interrupted = true;
-            return false;
-        }
-        true
+        spend_node(
+            &mut self.stats.nodes,
+            self.limit,
+            INTERRUPT_EVERY,
+            self.interrupt,
+            &mut self.interrupted,
+        )
     }
 
     /// Numbers of a child not searched yet: from the table, else 1 to prove its mover wins and

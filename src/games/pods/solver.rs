@@ -216,15 +216,13 @@ impl<'a> Solver<'a> {
 
     /// Counts a node; false once the budget is spent or the interrupt said stop.
     pub(super) fn count_node(&mut self) -> bool {
-        self.stats.nodes += 1;
-        if self.stats.nodes > self.limit {
-            return false;
-        }
-        if self.stats.nodes.is_multiple_of(INTERRUPT_EVERY) && (self.interrupt)() {
-            self.interrupted = true;
-            return false;
-        }
-        true
+        spend_node(
+            &mut self.stats.nodes,
+            self.limit,
+            INTERRUPT_EVERY,
+            self.interrupt,
+            &mut self.interrupted,
+        )
     }
 
     /// `Some(win?)` for the side to move; `None` once the node budget is spent. `best` (root
@@ -378,4 +376,24 @@ pub fn points_left(t: &Tables, pos: &Pos) -> u32 {
         t.for_each_placement(pos, colour, false, |q, _| pts |= 1 << q);
     }
     pts.count_ones()
+}
+
+/// Counts a node of a search with a node `limit`, asking `interrupt` every `every` nodes:
+/// false once the budget is spent or the interrupt said stop (then `interrupted` is set).
+pub(super) fn spend_node(
+    nodes: &mut u64,
+    limit: u64,
+    every: u64,
+    interrupt: &dyn Fn() -> bool,
+    interrupted: &mut bool,
+) -> bool {
+    *nodes += 1;
+    if *nodes > limit {
+        return false;
+    }
+    if nodes.is_multiple_of(every) && interrupt() {
+        *interrupted = true;
+        return false;
+    }
+    true
 }
