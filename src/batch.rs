@@ -1,7 +1,7 @@
 //! Batched play for learning: many games of one kind stepped together by action number
 //! ([`crate::games::Actions`]), each writing its observation and legal-action mask into the
-//! caller's arrays. The Python package's `VecEnv` splits its games into a few [`EnvChunk`]s and
-//! steps them on as many threads; nothing here knows about Python.
+//! caller's arrays. The Python package's `VecEnv` splits its games into [`EnvChunk`]s that its
+//! threads take as they come; nothing here knows about Python.
 
 use std::sync::atomic::AtomicBool;
 
@@ -20,11 +20,11 @@ pub trait EnvChunk: Send {
     /// Every game back to the start; writes all of `obs` and `mask`.
     fn reset(&mut self, obs: &mut [f32], mask: &mut [bool]);
     /// Plays each game's action (legal: the caller checked its bit in `mask`) and, with an
-    /// opponent, the opponent's reply. A game that ends gets its rewards (+1 win, -1 loss, 0 draw, by player)
-    /// and `done`, and starts again: its observation and mask are the new game's. An action
-    /// that is one step of a move under way ([`Decision::Continue`]) only adds to that move: no
-    /// reply, no reward, the same player decides next. `obs` and `mask` must hold what the last
-    /// `reset` or `step` wrote (only what changes is written).
+    /// opponent, the opponent's reply. A game that ends gets its rewards (+1 win, -1 loss, 0
+    /// draw, by player) and `done`, and starts again: its observation and mask are the new
+    /// game's. An action that is one step of a move under way ([`Decision::Continue`]) only
+    /// adds to that move: no reply, no reward, the same player decides next. `obs` and `mask`
+    /// must hold what the last `reset` or `step` wrote (only what changes is written).
     fn step(
         &mut self,
         actions: &[i64],
