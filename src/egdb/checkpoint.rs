@@ -12,8 +12,9 @@ use std::fs::{File, OpenOptions};
 use std::io::{BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
+use super::file::{self, io};
 use super::index::Material;
-use super::{file, EgdbError};
+use super::EgdbError;
 
 const MAGIC: &[u8; 8] = b"TTDPART1";
 const HEADER: u64 = 8 + 4 + 8 + 8;
@@ -21,13 +22,6 @@ const HEADER: u64 = 8 + 4 + 8 + 8;
 pub(super) struct Checkpoint {
     path: PathBuf,
     file: File,
-}
-
-fn io(path: &Path) -> impl FnOnce(std::io::Error) -> EgdbError + '_ {
-    move |source| EgdbError::Io {
-        path: path.to_path_buf(),
-        source,
-    }
 }
 
 fn header(m: Material) -> Vec<u8> {

@@ -50,7 +50,8 @@ pub(crate) fn crc32(data: &[u8]) -> u32 {
     crc32fast::hash(data)
 }
 
-fn io(path: &Path) -> impl FnOnce(std::io::Error) -> EgdbError + '_ {
+/// An I/O error of `path`, named.
+pub(crate) fn io(path: &Path) -> impl FnOnce(std::io::Error) -> EgdbError + '_ {
     move |source| EgdbError::Io {
         path: path.to_path_buf(),
         source,
