@@ -95,18 +95,7 @@ pub fn build(
             report(done, true);
             continue;
         }
-        match reads {
-            Reads::Whole => {
-                let deps = m.stored_dependencies();
-                tables.keep_only(&deps);
-                for &d in &deps {
-                    if tables.get(d).is_none() {
-                        tables.insert(d, file::read(&dir.join(file::file_name(d)), d)?);
-                    }
-                }
-            }
-            Reads::Blocks(bytes) => tables = Tables::open_dependencies_within(dir, m, bytes)?,
-        }
+        tables.hold_dependencies(dir, m, reads)?;
         let written = solve_into(dir, m, &tables, threads, usize::MAX, &mut |n| {
             done += n;
             report(done, false);
@@ -166,10 +155,8 @@ pub(crate) fn build_slice_levels(
         report(m.size(), true);
         return Ok(true);
     }
-    let tables = match reads {
-        Reads::Whole => Tables::open_dependencies(dir, m)?,
-        Reads::Blocks(bytes) => Tables::open_dependencies_within(dir, m, bytes)?,
-    };
+    let mut tables = Tables::new();
+    tables.hold_dependencies(dir, m, reads)?;
     let mut done = 0;
     let written = solve_into(dir, m, &tables, threads, max_levels, &mut |n| {
         done += n;

@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use super::index::{slices_upto, Material};
-use super::{file, EgdbError, Tables};
+use super::{file, EgdbError, Reads, Tables};
 
 impl Material {
     /// The stored slices a move from this one can lead to (other than itself): the mover may
@@ -115,30 +115,35 @@ impl Tables {
     /// one missing), each checked.
     pub fn open_slice(dir: &Path, m: Material) -> Result<Tables, EgdbError> {
         let m = m.canonical();
-        let mut tables = Tables::open_dependencies(dir, m)?;
+        let mut tables = Tables::new();
+        tables.hold_dependencies(dir, m, Reads::Whole)?;
         tables.insert(m, file::read(&dir.join(file::file_name(m)), m)?);
         Ok(tables)
     }
 
-    /// The slices `m` depends on, from `dir`.
-    pub(crate) fn open_dependencies(dir: &Path, m: Material) -> Result<Tables, EgdbError> {
-        check_dependencies(dir, m)?;
-        let mut tables = Tables::new();
-        for d in m.stored_dependencies() {
-            tables.insert(d, file::read(&dir.join(file::file_name(d)), d)?);
-        }
-        Ok(tables)
-    }
-
-    /// The slices `m` depends on, from `dir`, opened to be read a block at a time through a
-    /// cache of `cache_bytes`.
-    pub(crate) fn open_dependencies_within(
+    /// Holds the slices `m` depends on, read from `dir` (an error names the first one
+    /// missing), and no others: whole, keeping those already held, or opened to be read a
+    /// block at a time.
+    pub(crate) fn hold_dependencies(
+        &mut self,
         dir: &Path,
         m: Material,
-        cache_bytes: u64,
-    ) -> Result<Tables, EgdbError> {
+        reads: Reads,
+    ) -> Result<(), EgdbError> {
         check_dependencies(dir, m)?;
-        Tables::open_files(dir, &m.stored_dependencies(), cache_bytes)
+        let deps = m.stored_dependencies();
+        match reads {
+            Reads::Whole => {
+                self.keep_only(&deps);
+                for &d in &deps {
+                    if self.get(d).is_none() {
+                        self.insert(d, file::read(&dir.join(file::file_name(d)), d)?);
+                    }
+                }
+            }
+            Reads::Blocks(bytes) => *self = Tables::open_files(dir, &deps, bytes)?,
+        }
+        Ok(())
     }
 }
 
