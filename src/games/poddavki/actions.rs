@@ -27,10 +27,9 @@ impl Actions for Poddavki {
     }
     fn observe(&self, pos: &Position, out: &mut [f32]) {
         out.fill(0.0);
-        for (side, base) in [(WHITE, 0), (BLACK, 2)] {
-            for s in Squares(pos.pieces[side]) {
-                let king = pos.kings >> s & 1;
-                out[(base + king as usize) * 64 + rank_of(s) * 8 + file_of(s)] = 1.0;
+        for (plane, &bits) in planes(pos).iter().enumerate() {
+            for s in Squares(bits) {
+                out[plane * 64 + rank_of(s) * 8 + file_of(s)] = 1.0;
             }
         }
         if pos.stm == BLACK {
@@ -53,7 +52,7 @@ impl Actions for Poddavki {
 
 /// The first four planes' squares: white men, white kings, black men, black kings.
 fn planes(pos: &Position) -> [Bits; 4] {
-    let [white, black] = pos.pieces;
+    let (white, black) = (pos.pieces[WHITE], pos.pieces[BLACK]);
     [
         white & !pos.kings,
         white & pos.kings,
@@ -67,6 +66,22 @@ mod tests {
     use super::super::tests::random_positions;
     use super::*;
     use crate::games::prelude::*;
+
+    /// The planes as the module documents them: white men, white kings, black men, black
+    /// kings (row 0 = rank 1, column 0 = file a), then ones when Black is to move.
+    #[test]
+    fn the_planes_are_the_documented_ones() {
+        let game = Poddavki::default();
+        let pos = game
+            .parse_position("B:WKa1,c3:Bf6,Kh8")
+            .expect("a position");
+        let mut obs = vec![f32::NAN; 320];
+        game.observe(&pos, &mut obs);
+        let ones: Vec<usize> = (0..256).filter(|&i| obs[i] == 1.0).collect();
+        assert_eq!(ones, [2 * 8 + 2, 64, 2 * 64 + 5 * 8 + 5, 3 * 64 + 63]);
+        assert!(obs[..256].iter().all(|&v| v == 0.0 || v == 1.0));
+        assert!(obs[256..].iter().all(|&v| v == 1.0));
+    }
 
     /// From any position's planes to any other's (a move, or a finished game back to the
     /// start, as batched play does), the change gives the planes `observe` writes.
