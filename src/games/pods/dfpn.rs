@@ -16,7 +16,7 @@
 
 use super::movegen::PodsMove;
 use super::position::Pos;
-use super::solver::{spend_node, Solver};
+use super::solver::{Budget, Solver};
 use super::tables::Tables;
 
 /// Proof and disproof numbers at or above this are infinite (a proven verdict).
@@ -67,12 +67,10 @@ pub enum Outcome {
 
 pub struct Dfpn<'a> {
     t: &'a Tables,
-    interrupt: &'a dyn Fn() -> bool,
-    interrupted: bool,
+    budget: Budget<'a>,
     tt: Vec<Entry>,
     /// Buckets − 1 (a power of two).
     mask: usize,
-    limit: u64,
     pub stats: Stats,
     /// The root's winning move, once proven.
     best: Option<PodsMove>,
@@ -109,11 +107,9 @@ impl<'a> Dfpn<'a> {
         let buckets = entries as usize / WAYS;
         Dfpn {
             t,
-            interrupt,
-            interrupted: false,
+            budget: Budget::new(node_limit, INTERRUPT_EVERY, interrupt),
             tt: vec![Entry::default(); buckets * WAYS],
             mask: buckets - 1,
-            limit: node_limit,
             stats: Stats::default(),
             best: None,
             leaf,
@@ -173,13 +169,7 @@ impl<'a> Dfpn<'a> {
     }
 
     fn count_node(&mut self) -> bool {
-        spend_node(
-            &mut self.stats.nodes,
-            self.limit,
-            INTERRUPT_EVERY,
-            self.interrupt,
-            &mut self.interrupted,
-        )
+        self.budget.spend(&mut self.stats.nodes)
     }
 
     /// Numbers of a child not searched yet: from the table, else 1 to prove its mover wins and
@@ -204,11 +194,12 @@ impl<'a> Dfpn<'a> {
         if !root && self.lookup(pos.hash).is_none() {
             // First visit: the second-level search, within its budget.
             let before = self.leaf.stats.nodes;
-            self.leaf.limit = before + LEAF_NODES.min(self.limit.saturating_sub(start));
+            self.leaf.budget.limit =
+                before + LEAF_NODES.min(self.budget.limit.saturating_sub(start));
             let verdict = self.leaf.solve(pos, 0, None);
             self.stats.nodes += self.leaf.stats.nodes - before;
-            if self.leaf.interrupted {
-                self.interrupted = true;
+            if self.leaf.budget.interrupted {
+                self.budget.interrupted = true;
                 return None;
             }
             if let Some(win) = verdict {
@@ -307,7 +298,7 @@ impl<'a> Dfpn<'a> {
                 win: false,
                 best: None,
             },
-            None if self.interrupted => Outcome::Interrupted,
+            None if self.budget.interrupted => Outcome::Interrupted,
             None => Outcome::OutOfNodes,
         }
     }

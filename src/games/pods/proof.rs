@@ -293,10 +293,14 @@ pub fn prove_with_table(
     let mut s = Solver::new(&game.tables, budget, entries, interrupt);
     let mut best = None;
     let Some(win) = s.solve(pos, 0, Some(&mut best)) else {
-        return (RootVerdict::Unknown, s.interrupted, [s.stats.nodes, 0]);
+        return (
+            RootVerdict::Unknown,
+            s.budget.interrupted,
+            [s.stats.nodes, 0],
+        );
     };
     let proof_nodes = s.stats.nodes;
-    s.limit = s.stats.nodes.saturating_add(budget);
+    s.budget.limit = s.stats.nodes.saturating_add(budget);
     let mut d = Distance {
         s: &mut s,
         facts: FactMap::default(),
@@ -317,7 +321,7 @@ pub fn prove_with_table(
     };
     (
         verdict,
-        s.interrupted,
+        s.budget.interrupted,
         [proof_nodes, s.stats.nodes - proof_nodes],
     )
 }

@@ -93,13 +93,11 @@ pub struct Stats {
 
 pub(super) struct Solver<'a> {
     pub(super) t: &'a Tables,
-    interrupt: &'a dyn Fn() -> bool,
-    pub(super) interrupted: bool,
+    pub(super) budget: Budget<'a>,
     tt: Vec<u64>,
     /// Buckets − 1 (a power of two).
     mask: usize,
     pub(super) stats: Stats,
-    pub(super) limit: u64,
     /// Last refutation found at each ply: siblings are often refuted by the same move, and
     /// trying it first saves the cost of ordering.
     killers: [Option<PodsMove>; MAX_PLIES],
@@ -121,12 +119,10 @@ impl<'a> Solver<'a> {
         let buckets = (entries as usize) / WAYS;
         Solver {
             t,
-            interrupt,
-            interrupted: false,
+            budget: Budget::new(node_limit, INTERRUPT_EVERY, interrupt),
             tt: vec![EMPTY; buckets * WAYS],
             mask: buckets - 1,
             stats: Stats::default(),
-            limit: node_limit,
             killers: [None; MAX_PLIES],
         }
     }
@@ -216,13 +212,7 @@ impl<'a> Solver<'a> {
 
     /// Counts a node; false once the budget is spent or the interrupt said stop.
     pub(super) fn count_node(&mut self) -> bool {
-        spend_node(
-            &mut self.stats.nodes,
-            self.limit,
-            INTERRUPT_EVERY,
-            self.interrupt,
-            &mut self.interrupted,
-        )
+        self.budget.spend(&mut self.stats.nodes)
     }
 
     /// `Some(win?)` for the side to move; `None` once the node budget is spent. `best` (root
@@ -363,7 +353,7 @@ pub fn solve_with_table(
             best,
             nodes: s.stats.nodes,
         }),
-        None if s.interrupted => Verdict::Interrupted,
+        None if s.budget.interrupted => Verdict::Interrupted,
         None => Verdict::OutOfNodes,
     };
     (verdict, s.stats)
@@ -378,22 +368,36 @@ pub fn points_left(t: &Tables, pos: &Pos) -> u32 {
     pts.count_ones()
 }
 
-/// Counts a node of a search with a node `limit`, asking `interrupt` every `every` nodes:
-/// false once the budget is spent or the interrupt said stop (then `interrupted` is set).
-pub(super) fn spend_node(
-    nodes: &mut u64,
-    limit: u64,
+/// A search's node budget: how many nodes it may count, and the interrupt (the caller's clock
+/// or stop flag) it asks every `every` nodes.
+pub(super) struct Budget<'a> {
+    pub(super) limit: u64,
     every: u64,
-    interrupt: &dyn Fn() -> bool,
-    interrupted: &mut bool,
-) -> bool {
-    *nodes += 1;
-    if *nodes > limit {
-        return false;
+    interrupt: &'a dyn Fn() -> bool,
+    /// The interrupt said stop.
+    pub(super) interrupted: bool,
+}
+
+impl<'a> Budget<'a> {
+    pub(super) fn new(limit: u64, every: u64, interrupt: &'a dyn Fn() -> bool) -> Self {
+        Budget {
+            limit,
+            every,
+            interrupt,
+            interrupted: false,
+        }
     }
-    if nodes.is_multiple_of(every) && interrupt() {
-        *interrupted = true;
-        return false;
+
+    /// Counts a node in `nodes`: false once the budget is spent or the interrupt said stop.
+    pub(super) fn spend(&mut self, nodes: &mut u64) -> bool {
+        *nodes += 1;
+        if *nodes > self.limit {
+            return false;
+        }
+        if nodes.is_multiple_of(self.every) && (self.interrupt)() {
+            self.interrupted = true;
+            return false;
+        }
+        true
     }
-    true
 }
