@@ -337,13 +337,8 @@ impl VecEnv {
         let m = split(mask, &sizes, width);
         let r = split(rewards.as_slice_mut().map_err(value_error)?, &sizes, 2);
         let d = split(done.as_slice_mut().map_err(value_error)?, &sizes, 1);
-        let mut a = Vec::with_capacity(sizes.len());
-        let mut rest = actions;
-        for &len in &sizes {
-            let (head, tail) = rest.split_at(len);
-            a.push(head);
-            rest = tail;
-        }
+        let mut actions = actions.to_vec();
+        let a = split(&mut actions, &sizes, 1);
         let jobs = chunks
             .iter_mut()
             .zip(o)
