@@ -7,7 +7,7 @@
    Python (``legal_actions``, ``apply_action``, ``observation_tensor`` per step), both sides
    with the same policy: ``first``, the lowest legal action (a numpy argmax over the mask;
    ``legal_actions()[0]``), and ``random``, a uniformly random one (an argmax over the mask
-   times random numbers; ``random.randrange``). The random policy's arrays (8 MB a step) push
+   times random numbers; ``random.randrange``). The random policy's arrays (16 MB a step) push
    the games out of the processor's cache before each step, which then runs slower.
 2. ``State.legal_moves()`` + ``play()`` against the same pair over GTP (``legal_moves``,
    ``play``) to the engine binary through the package's engine client

@@ -19,7 +19,10 @@ pub trait EnvChunk: Send {
     }
     /// Every game back to the start; writes all of `obs` and `mask`.
     fn reset(&mut self, obs: &mut [f32], mask: &mut [bool]);
-    /// Plays each game's action (legal: the caller checked its bit in `mask`) and, with an
+    /// The first game whose action is not one of its legal ones (checked against the games'
+    /// own lists, not the caller's mask, which the caller may have written into).
+    fn first_illegal(&self, actions: &[i64]) -> Option<usize>;
+    /// Plays each game's action (legal: the caller asked [`EnvChunk::first_illegal`]) and, with an
     /// opponent, the opponent's reply. A game that ends gets its rewards (+1 win, -1 loss, 0
     /// draw, by player) and `done`, and starts again: its observation and mask are the new
     /// game's. An action that is one step of a move under way ([`Decision::Continue`]) only
@@ -103,7 +106,7 @@ impl<G: Game> Chunk<G> {
     fn restart(&mut self, i: usize) {
         let start = self.game.start();
         let env = &mut self.envs[i];
-        env.tracker = DrawTracker::new(self.game.hash(&start));
+        env.tracker.restart(self.game.hash(&start));
         env.pos = start;
         env.pending.clear();
         env.games += 1;
@@ -217,6 +220,16 @@ impl<G: Game> EnvChunk for Chunk<G> {
         }
     }
 
+    fn first_illegal(&self, actions: &[i64]) -> Option<usize> {
+        let legal = |env: &Env<G>, a: i64| {
+            u32::try_from(a).is_ok_and(|a| env.legal.binary_search_by_key(&a, |&(x, _)| x).is_ok())
+        };
+        self.envs
+            .iter()
+            .zip(actions)
+            .position(|(env, &a)| !legal(env, a))
+    }
+
     fn step(
         &mut self,
         actions: &[i64],
@@ -231,7 +244,7 @@ impl<G: Game> EnvChunk for Chunk<G> {
                 .legal
                 .binary_search_by_key(&(action as u32), |&(x, _)| x)
             else {
-                continue; // not legal (the caller checks): left as it was
+                continue; // not legal (the caller asked first): left as it was
             };
             let decision = env.legal[k].1;
             let mut result = match decision {
@@ -262,6 +275,44 @@ impl<G: Game> EnvChunk for Chunk<G> {
                 }
             }
             self.refresh(i, obs, mask);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::registry::Registry;
+
+    /// An action passes [`super::EnvChunk::first_illegal`] exactly when its mask bit is set,
+    /// along random play in every game (the check reads the games' own lists, not the mask).
+    #[test]
+    fn first_illegal_agrees_with_the_mask() {
+        let registry = Registry::builtin();
+        for &name in registry.names() {
+            let state = registry.find(name).unwrap().new_state();
+            let (n, width) = (3, state.action_space().actions());
+            let obs_size: usize = state.observation_shape().iter().product();
+            let mut chunk = state.env_chunk(n, 7, None);
+            let (mut obs, mut mask) = (vec![0.0; n * obs_size], vec![false; n * width]);
+            let (mut rewards, mut done) = (vec![0.0; 2 * n], vec![false; n]);
+            chunk.reset(&mut obs, &mut mask);
+            for ply in 0..60 {
+                let rows: Vec<&[bool]> = mask.chunks(width).collect();
+                let legal: Vec<Vec<i64>> = rows
+                    .iter()
+                    .map(|r| (0..width as i64).filter(|&a| r[a as usize]).collect())
+                    .collect();
+                assert!(legal.iter().all(|l| !l.is_empty()), "{name}");
+                let pick: Vec<i64> = legal.iter().map(|l| l[(ply * 7) % l.len()]).collect();
+                assert_eq!(chunk.first_illegal(&pick), None, "{name}");
+                let wrong = rows[1].iter().position(|&b| !b).unwrap() as i64;
+                for bad in [wrong, -1, width as i64, i64::MAX] {
+                    let mut actions = pick.clone();
+                    actions[1] = bad;
+                    assert_eq!(chunk.first_illegal(&actions), Some(1), "{name} {bad}");
+                }
+                chunk.step(&pick, &mut obs, &mut mask, &mut rewards, &mut done);
+            }
         }
     }
 }

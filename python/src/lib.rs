@@ -20,6 +20,7 @@ use tetrad::render;
 use tetrad::search::{Limits, Params};
 
 mod vecenv;
+mod workers;
 use vecenv::VecEnv;
 
 create_exception!(

@@ -7,11 +7,12 @@ use numpy::{
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use tetrad::batch::{EnvChunk, Opponent};
 use tetrad::search::{Limits, Params};
 
+use crate::workers::{run, Workers};
 use crate::{make_game, value_error, Locked};
 
 /// Parses `tetrad:nodes=N` or `tetrad:depth=N`.
@@ -88,9 +89,8 @@ fn integer_actions<'py>(
 pub struct VecEnv {
     chunks: Locked<Vec<Box<dyn EnvChunk>>>,
     /// With more than one thread: the workers, started once (a step is far too short to pay
-    /// for starting threads), taking the chunks as they come, so a thread the machine holds
-    /// back costs only the chunks it has not taken.
-    pool: Option<rayon::ThreadPool>,
+    /// for starting threads); see [`run`].
+    pool: Option<Workers>,
     n: usize,
     actions: usize,
     obs_size: usize,
@@ -103,32 +103,6 @@ pub struct VecEnv {
 
 /// Chunks per thread (see [`VecEnv`]'s pool).
 const CHUNKS_PER_THREAD: usize = 8;
-
-/// Runs `work` on each job: on this thread without a pool, else on this thread and the pool's
-/// together, each taking the next job when it is free (this thread's cache holds what the
-/// caller's policy just read, so it works too rather than wait).
-fn run<J: Send>(
-    pool: Option<&rayon::ThreadPool>,
-    jobs: impl Iterator<Item = J> + Send,
-    work: impl Fn(J) + Sync,
-) {
-    let Some(pool) = pool else {
-        return jobs.for_each(work);
-    };
-    let jobs = Mutex::new(jobs);
-    let next = || jobs.lock().unwrap_or_else(|e| e.into_inner()).next();
-    let drain = || {
-        while let Some(job) = next() {
-            work(job);
-        }
-    };
-    pool.in_place_scope(|s| {
-        for _ in 0..pool.current_num_threads() {
-            s.spawn(|_| drain());
-        }
-        drain();
-    })
-}
 
 /// Splits `slice` into pieces of `sizes[i] * unit` elements.
 fn split<'a, T>(mut slice: &'a mut [T], sizes: &[usize], unit: usize) -> Vec<&'a mut [T]> {
@@ -165,17 +139,14 @@ impl VecEnv {
             h.write_u64(n as u64);
             h.finish()
         });
-        // Without an opponent a step of 1,024 games takes a few hundred microseconds, about
-        // what waking a sleeping thread and being woken by it cost on a virtual machine: one
-        // thread by default (python/README.md, "Speed"). With one, each reply is a search.
+        // One per core: the workers keep their own games in their cores' caches and stay
+        // awake between steps (python/README.md, "Speed").
         let threads = threads
-            .unwrap_or_else(|| match opponent {
-                Some(_) => std::thread::available_parallelism().map_or(1, |t| t.get()),
-                None => 1,
-            })
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |t| t.get()))
             .clamp(1, n);
         // One chunk per thread would make each step wait for the slowest thread; several per
-        // thread let the others take up its share. A game's seed is its index either way.
+        // thread let the others take up the end of its share. A game's seed is its index
+        // either way.
         let count = if threads == 1 {
             1
         } else {
@@ -191,12 +162,10 @@ impl VecEnv {
         let pool = if threads == 1 {
             None
         } else {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(threads - 1)
-                .thread_name(|i| format!("tetrad-vecenv-{i}"))
-                .build()
-                .map_err(|e| value_error(format!("cannot start {threads} threads: {e}")))?;
-            Some(pool)
+            Some(
+                Workers::new(threads - 1)
+                    .map_err(|e| value_error(format!("cannot start {threads} threads: {e}")))?,
+            )
         };
         let actions = template.action_space().actions();
         let shape = template.observation_shape();
@@ -214,7 +183,6 @@ impl VecEnv {
             done: PyArray1::<bool>::zeros(py, n, false).unbind(),
             ready: false,
         };
-        env.writeable(py, false)?;
         Ok(env)
     }
 
@@ -228,12 +196,9 @@ impl VecEnv {
     }
 
     /// Every game back to the start: `(obs, mask)`. The arrays are the environment's own,
-    /// read-only, overwritten by the next call (copy them to keep them).
+    /// rewritten where they change by the next call (copy them to keep or modify them).
     fn reset<'py>(&mut self, py: Python<'py>) -> PyResult<(PyObject, PyObject)> {
-        self.writeable(py, true)?;
-        let done = self.reset_arrays(py);
-        self.writeable(py, false)?;
-        done?;
+        self.reset_arrays(py)?;
         self.ready = true;
         Ok((
             self.obs.clone_ref(py).into_any(),
@@ -265,10 +230,7 @@ impl VecEnv {
                 self.n
             ))
         })?;
-        self.writeable(py, true)?;
-        let done = self.step_arrays(py, array.as_slice().map_err(value_error)?);
-        self.writeable(py, false)?;
-        done?;
+        self.step_arrays(py, array.as_slice().map_err(value_error)?)?;
         Ok((
             self.obs.clone_ref(py).into_any(),
             self.mask.clone_ref(py).into_any(),
@@ -279,25 +241,9 @@ impl VecEnv {
 }
 
 impl VecEnv {
-    /// The arrays handed out are read-only between calls: the mask is what [`VecEnv::step`]
-    /// checks actions against, and only the bits that change are rewritten.
-    fn writeable(&self, py: Python<'_>, on: bool) -> PyResult<()> {
-        let kwargs = PyDict::new(py);
-        kwargs.set_item("write", on)?;
-        for array in [
-            self.obs.bind(py).as_any(),
-            self.mask.bind(py).as_any(),
-            self.rewards.bind(py).as_any(),
-            self.done.bind(py).as_any(),
-        ] {
-            array.call_method("setflags", (), Some(&kwargs))?;
-        }
-        Ok(())
-    }
-
     fn reset_arrays(&mut self, py: Python<'_>) -> PyResult<()> {
-        let mut obs = self.obs.bind(py).readwrite();
-        let mut mask = self.mask.bind(py).readwrite();
+        let mut obs = self.obs.bind(py).try_readwrite().map_err(borrowed)?;
+        let mut mask = self.mask.bind(py).try_readwrite().map_err(borrowed)?;
         let obs = obs.as_slice_mut().map_err(value_error)?;
         let mask = mask.as_slice_mut().map_err(value_error)?;
         let mut chunks = self.chunks.get();
@@ -307,49 +253,99 @@ impl VecEnv {
             split(mask, &sizes, self.actions),
         );
         let jobs = chunks.iter_mut().zip(o).zip(m);
-        py.allow_threads(|| run(self.pool.as_ref(), jobs, |((c, o), m)| c.reset(o, m)));
+        py.allow_threads(|| {
+            run(
+                self.pool.as_ref(),
+                jobs,
+                |_| true,
+                |((c, o), m)| c.reset(o, m),
+            )
+        });
         Ok(())
     }
 
-    /// Checks every action against the mask, then steps every game.
+    /// Checks every action against its game's legal ones, then steps every game.
     fn step_arrays(&mut self, py: Python<'_>, actions: &[i64]) -> PyResult<()> {
         let mut chunks = self.chunks.get();
         let sizes: Vec<usize> = chunks.iter().map(|c| c.len()).collect();
-        let mut obs = self.obs.bind(py).readwrite();
-        let mut mask = self.mask.bind(py).readwrite();
-        let mut rewards = self.rewards.bind(py).readwrite();
-        let mut done = self.done.bind(py).readwrite();
-        let mask = mask.as_slice_mut().map_err(value_error)?;
-        let width = self.actions;
-        let legal = |(i, &a): (usize, &i64)| {
-            usize::try_from(a).is_ok_and(|a| a < width && mask[i * width + a])
-        };
-        if let Some((i, a)) = actions.iter().enumerate().find(|&job| !legal(job)) {
-            return Err(value_error(format!(
-                "action {a} of game {i} is not one of its legal actions"
-            )));
-        }
-        let o = split(
+        let mut obs = self.obs.bind(py).try_readwrite().map_err(borrowed)?;
+        let mut mask = self.mask.bind(py).try_readwrite().map_err(borrowed)?;
+        let mut rewards = self.rewards.bind(py).try_readwrite().map_err(borrowed)?;
+        let mut done = self.done.bind(py).try_readwrite().map_err(borrowed)?;
+        let obs = split(
             obs.as_slice_mut().map_err(value_error)?,
             &sizes,
             self.obs_size,
         );
-        let m = split(mask, &sizes, width);
-        let r = split(rewards.as_slice_mut().map_err(value_error)?, &sizes, 2);
-        let d = split(done.as_slice_mut().map_err(value_error)?, &sizes, 1);
-        let mut actions = actions.to_vec();
-        let a = split(&mut actions, &sizes, 1);
-        let jobs = chunks
-            .iter_mut()
-            .zip(o)
-            .zip(m)
-            .zip(r)
-            .zip(d.into_iter().zip(a));
-        py.allow_threads(|| {
-            run(self.pool.as_ref(), jobs, |((((c, o), m), r), (d, a))| {
-                c.step(a, o, m, r, d)
-            })
+        let mask = split(
+            mask.as_slice_mut().map_err(value_error)?,
+            &sizes,
+            self.actions,
+        );
+        let rewards = split(rewards.as_slice_mut().map_err(value_error)?, &sizes, 2);
+        let done = split(done.as_slice_mut().map_err(value_error)?, &sizes, 1);
+        let mut first = 0;
+        let jobs = chunks.iter_mut().zip(obs).zip(mask).zip(rewards).zip(done);
+        let jobs = jobs.map(|((((chunk, obs), mask), rewards), done)| {
+            let job = Step {
+                first,
+                actions: &actions[first..first + chunk.len()],
+                chunk,
+                obs,
+                mask,
+                rewards,
+                done,
+            };
+            first += job.actions.len();
+            job
         });
-        Ok(())
+        // Each thread checks the games it then steps (their lists are in its cache), and no
+        // game moves unless every action is legal.
+        let illegal = AtomicUsize::new(usize::MAX);
+        let legal = |job: &Step| match job.chunk.first_illegal(job.actions) {
+            Some(i) => {
+                illegal.fetch_min(job.first + i, Ordering::Relaxed);
+                false
+            }
+            None => true,
+        };
+        let step = |job: Step| {
+            let Step {
+                chunk,
+                actions,
+                obs,
+                mask,
+                rewards,
+                done,
+                ..
+            } = job;
+            chunk.step(actions, obs, mask, rewards, done)
+        };
+        if py.allow_threads(|| run(self.pool.as_ref(), jobs, legal, step)) {
+            return Ok(());
+        }
+        let i = illegal.into_inner();
+        Err(value_error(format!(
+            "action {} of game {i} is not one of its legal actions",
+            actions[i]
+        )))
     }
+}
+
+/// The games of one chunk with their rows of the arrays; `first` is the first game's index.
+struct Step<'a> {
+    chunk: &'a mut Box<dyn EnvChunk>,
+    first: usize,
+    actions: &'a [i64],
+    obs: &'a mut [f32],
+    mask: &'a mut [bool],
+    rewards: &'a mut [f32],
+    done: &'a mut [bool],
+}
+
+/// The caller made an array read-only or holds a writable view of it elsewhere in numpy.
+fn borrowed(e: numpy::BorrowError) -> PyErr {
+    value_error(format!(
+        "cannot write the environment's arrays ({e}): leave them writeable, copy to modify"
+    ))
 }

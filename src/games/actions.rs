@@ -137,6 +137,9 @@ pub fn encode<G: Actions>(
     }));
     let list = &mut out[start..];
     list.sort_unstable_by_key(|&(a, _)| a);
+    if list.windows(2).all(|w| w[0].0 != w[1].0) {
+        return 0; // the usual case: no two moves share a key
+    }
     // Moves sharing a key: ranked by notation.
     let mut left_out = 0;
     let mut i = 0;

@@ -18,6 +18,14 @@ impl DrawTracker {
             starts: vec![0],
         }
     }
+    /// Starts again from `first_hash`, keeping the allocations (batched play restarts
+    /// thousands of games a second).
+    pub fn restart(&mut self, first_hash: u64) {
+        self.hashes.clear();
+        self.starts.clear();
+        self.hashes.push(first_hash);
+        self.starts.push(0);
+    }
     /// Record the position reached by a move; `progress` = the move was irreversible.
     pub fn push(&mut self, hash: u64, progress: bool) {
         let start = if progress {
