@@ -1,6 +1,6 @@
 """Speed of the bindings, side by side in one run (a benchmark, not a test).
 
-    python python/bench.py [--seconds S] [--engine PATH]
+    python python/bench.py [--seconds S] [--rounds R] [--threads T] [--engine PATH]
 
 1. Batched play: ``VecEnv("poddavki", 1024)`` steps (mask and observation included; only
    ``step`` is timed, the numpy policy is not) against OpenSpiel's ``checkers`` stepped from
@@ -25,9 +25,11 @@ import sys
 
 import numpy as np
 
-# The installed package, not the source folder beside this script (which has no extension).
+# The installed package, not the source folder beside this script, unless that folder holds
+# the extension (an editable install: `maturin develop`).
 _here = os.path.dirname(os.path.abspath(__file__))
-sys.path = [p for p in sys.path if os.path.abspath(p or ".") != _here]
+if not any(f.startswith("_native") for f in os.listdir(os.path.join(_here, "tetrad"))):
+    sys.path = [p for p in sys.path if os.path.abspath(p or ".") != _here]
 import tetrad  # noqa: E402
 
 
@@ -138,16 +140,27 @@ def main():
         "--engine", default=os.path.join(here, "..", "target", "release", "tetrad")
     )
     parser.add_argument("--threads", type=int, default=None, help="VecEnv threads (default: cores)")
+    parser.add_argument("--rounds", type=int, default=3, help="alternating rounds per policy")
     args = parser.parse_args()
     for policy in ("first", "random"):
-        vec = vecenv_steps_per_second(args.seconds, policy, threads=args.threads)
+        # Alternating rounds: the two sides see the same machine (a virtual machine's speed
+        # drifts by a fifth over minutes); the median round is reported.
+        rounds = []
+        for _ in range(args.rounds):
+            vec = vecenv_steps_per_second(args.seconds, policy, threads=args.threads)
+            try:
+                spiel = openspiel_steps_per_second(args.seconds, policy)
+            except ImportError:
+                spiel = None
+            rounds.append((vec / spiel if spiel else 0.0, vec, spiel))
+        ratio, vec, spiel = sorted(rounds)[len(rounds) // 2]
         print(f"VecEnv('poddavki', 1024), {policy:6} policy: {vec:,.0f} steps/s")
-        try:
-            spiel = openspiel_steps_per_second(args.seconds, policy)
-            print(f"OpenSpiel checkers, {policy:6} policy:     {spiel:,.0f} steps/s")
-            print(f"  ratio: {vec / spiel:.1f}x")
-        except ImportError:
+        if spiel is None:
             print("OpenSpiel not installed (pip install open-spiel): no comparison")
+            continue
+        print(f"OpenSpiel checkers, {policy:6} policy:     {spiel:,.0f} steps/s")
+        spread = ", ".join(f"{r:.1f}x" for r, _, _ in rounds)
+        print(f"  ratio: {ratio:.1f}x (median of {args.rounds} rounds: {spread})")
     ours = binding_pair_us(args.seconds)
     print(f"State.legal_moves() + play():        {ours:.2f} us per pair")
     if os.path.exists(args.engine):

@@ -72,3 +72,15 @@ def test_egdb_startup(tmp_path):
     assert "set_option egdb_path + first egdb_probe:" in out
     assert "50 random positions of 2 to 3 pieces probed" in out and "error" not in out
     assert "resident after them:" in out
+
+
+def test_bench_runs():
+    """python/bench.py, the speed figures in python/README.md, run for a moment."""
+    out = subprocess.run([sys.executable, os.path.join(REPO, "python", "bench.py"),
+                          "--seconds", "0.05", "--rounds", "1", "--engine", tetrad_bin()],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         universal_newlines=True, timeout=TIMEOUT, cwd=REPO)
+    assert out.returncode == 0, out.stdout + out.stderr
+    for line in ("VecEnv('poddavki', 1024), first  policy:", "ratio:",
+                 "State.legal_moves() + play():", "the same over GTP (engine client):"):
+        assert line in out.stdout, out.stdout
