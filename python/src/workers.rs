@@ -15,6 +15,8 @@ pub struct Workers {
     generation: Arc<AtomicU64>,
     /// When the last [`run`] ended, and the caller's time between the two before.
     rhythm: Mutex<(Option<Instant>, Duration)>,
+    /// The process that started the threads: a child forked from it has none of them.
+    pid: u32,
 }
 
 impl Workers {
@@ -27,6 +29,7 @@ impl Workers {
             pool,
             generation: Arc::new(AtomicU64::new(0)),
             rhythm: Mutex::new((None, Duration::ZERO)),
+            pid: std::process::id(),
         })
     }
 
@@ -83,6 +86,8 @@ pub fn run<J: Send>(
     check: impl Fn(&J) -> bool + Sync,
     work: impl Fn(J) + Sync,
 ) -> bool {
+    // In a forked child (Python's multiprocessing) the workers are not there to take jobs.
+    let workers = workers.filter(|w| w.pid == std::process::id());
     let Some(workers) = workers else {
         let jobs: Vec<J> = jobs.collect();
         let passed = jobs.iter().all(&check);

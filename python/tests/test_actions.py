@@ -1,6 +1,8 @@
 """Actions, masks and observations; VecEnv."""
 
+import os
 import random
+import signal
 
 import numpy as np
 import pytest
@@ -193,3 +195,33 @@ def test_vecenv_errors():
             env.step(bad)
         except ValueError:
             pass
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
+def test_vecenv_steps_in_a_forked_child():
+    """A child forked after the VecEnv started its threads (multiprocessing's default on
+    Linux) has none of them: its steps run on its one thread, the same games as the parent's
+    (a child that hangs is killed by its alarm, and its missing answer fails the test)."""
+    env = tetrad.VecEnv("poddavki", 64, seed=5, threads=2)
+    _, mask = env.reset()
+    _, mask, _, _ = env.step(np.argmax(mask, axis=1))
+
+    def play(mask):
+        for _ in range(20):
+            obs, mask, _, _ = env.step(np.argmax(mask, axis=1))
+        return obs.tobytes() + mask.tobytes()
+
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.close(read)
+            signal.alarm(60)
+            os.write(write, play(mask))
+        finally:
+            os._exit(0)
+    os.close(write)
+    with os.fdopen(read, "rb") as pipe:
+        data = pipe.read()
+    os.waitpid(pid, 0)
+    assert data == play(mask)
