@@ -53,9 +53,9 @@ const COUNT: u16 = 0x3FFF;
 /// Builds the slices (in the order given: dependencies first, as `slices_upto` lists them)
 /// into `dir`, skipping those whose file is already there and sound (a killed build goes on
 /// from its last finished slice). Of a slice and its colour mirror only the stored one is built
-/// (both sides to move of it are its mirror's two sides). Only the slice being built and the
-/// slices its moves reach are held, read from `dir` as needed: the whole build needs no more
-/// memory than its largest single-slice job (`build_slice`).
+/// (both sides to move of it are its mirror's two sides). Only two advancement levels of the
+/// slice being built and the slices its moves reach are held, read from `dir` as needed: the
+/// whole build needs no more memory than its largest single-slice job (`build_slice`).
 pub fn build(
     dir: &Path,
     slices: &[Material],
@@ -95,15 +95,13 @@ pub fn build(
             report(done, true);
             continue;
         }
+        // A slice just built is not kept for the next one, which reads it from its file
+        // if it needs it: the builder never holds a slice whole.
         tables.hold_dependencies(dir, m, reads)?;
-        let written = solve_into(dir, m, &tables, threads, usize::MAX, &mut |n| {
+        solve_into(dir, m, &tables, threads, usize::MAX, &mut |n| {
             done += n;
             report(done, false);
         })?;
-        if let (Some(data), Reads::Whole) = (written, reads) {
-            // The next slice most likely reads this one.
-            tables.insert(m, data);
-        }
     }
     Ok(())
 }
@@ -158,15 +156,15 @@ pub(crate) fn build_slice_levels(
     let mut tables = Tables::new();
     tables.hold_dependencies(dir, m, reads)?;
     let mut done = 0;
-    let written = solve_into(dir, m, &tables, threads, max_levels, &mut |n| {
+    solve_into(dir, m, &tables, threads, max_levels, &mut |n| {
         done += n;
         report(done, false);
-    })?;
-    Ok(written.is_some())
+    })
 }
 
-/// Solves slice `m` ([`Slice::solve`]) and writes its file, then drops its checkpoint: the
-/// stored values, or `None` when stopped after `max_levels` levels.
+/// Solves slice `m` ([`Slice::solve`]) and writes its file from its checkpoint, a batch at a
+/// time, then drops the checkpoint: whether it did (not when stopped after `max_levels`
+/// levels).
 fn solve_into(
     dir: &Path,
     m: Material,
@@ -174,38 +172,49 @@ fn solve_into(
     threads: usize,
     max_levels: usize,
     done: &mut dyn FnMut(u64),
-) -> Result<Option<Vec<u8>>, EgdbError> {
+) -> Result<bool, EgdbError> {
     let threads = threads.max(1);
-    let Some((data, checkpoint)) = Slice::solve(m, tables, threads, dir, max_levels, done)? else {
-        return Ok(None);
+    let Some(checkpoint) = Slice::solve(m, tables, threads, dir, max_levels, done)? else {
+        return Ok(false);
     };
-    let data = stored_values(m, data);
-    file::write(dir, m, &data, threads)?;
-    checkpoint.remove()?;
-    Ok(Some(data))
-}
-
-/// What a slice stores of its values (both sides to move): all, or white to move only when it
-/// is its own mirror.
-fn stored_values(m: Material, mut data: Vec<u8>) -> Vec<u8> {
-    if m.is_symmetric() {
-        // Side to move is the index's last digit: white's are the even indices.
-        let mut w = 0;
-        for r in (0..data.len()).step_by(2) {
-            data[w] = data[r];
-            w += 1;
+    let mut values = checkpoint.values(m);
+    let mut both = Vec::new();
+    file::write_stream(dir, m, m.stored_len(), threads, &mut |out| {
+        if !m.is_symmetric() {
+            return values.fill(out);
         }
-        data.truncate(w);
-    }
-    data
+        // A slice that is its own mirror stores white to move only: the side to move is the
+        // index's last digit, white's the even indices.
+        both.resize(out.len() * 2, 0);
+        values.fill(&mut both)?;
+        for (o, pair) in out.iter_mut().zip(both.chunks(2)) {
+            *o = pair[0];
+        }
+        Ok(())
+    })?;
+    checkpoint.remove()?;
+    Ok(true)
 }
 
 struct Slice<'a> {
     m: Material,
     tables: &'a Tables,
-    /// Written by the workers, each to its own men configurations; read across levels (a man
-    /// move leads to a level already final).
-    values: Vec<AtomicU8>,
+    /// Each level's men configurations, in ascending order (a configuration's values sit at
+    /// its place in its level's list).
+    levels: Vec<Vec<u64>>,
+    /// By level, the values of those held, empty for the others: the level being solved,
+    /// written by the workers, each to its own men configurations, and the one above it, which
+    /// its man moves read (a man walks one rank: `advancement` goes up by one).
+    held: Vec<Vec<AtomicU8>>,
+}
+
+/// Lets go of every level held but `a` and the one above it, which level `a`'s man moves read.
+fn keep_for(held: &mut [Vec<AtomicU8>], a: usize) {
+    for (b, values) in held.iter_mut().enumerate() {
+        if b != a && b != a + 1 {
+            *values = Vec::new();
+        }
+    }
 }
 
 /// A worker's buffers for one men configuration, reused from block to block.
@@ -220,8 +229,9 @@ struct Scratch {
 impl Slice<'_> {
     /// Solves slice `m`, level by level from the most advanced, each finished level recorded
     /// in its checkpoint in `dir` and the levels an earlier, killed build recorded taken from
-    /// it. Stops after solving `max_levels` levels (`None`: the checkpoint is left for the next
-    /// run); else the values, with the checkpoint to remove once they are written.
+    /// it. Holds only the level being solved and the one above it (a man move's). Stops after
+    /// solving `max_levels` levels (`None`: the checkpoint is left for the next run); else the
+    /// checkpoint, which holds every level, to write the slice's file from and then remove.
     fn solve(
         m: Material,
         tables: &Tables,
@@ -229,8 +239,7 @@ impl Slice<'_> {
         dir: &Path,
         max_levels: usize,
         done: &mut dyn FnMut(u64),
-    ) -> Result<Option<(Vec<u8>, Checkpoint)>, EgdbError> {
-        let size = m.size();
+    ) -> Result<Option<Checkpoint>, EgdbError> {
         let mut levels: Vec<Vec<u64>> = Vec::new();
         for block in 0..m.blocks() {
             if let Some(men) = m.men_of(block) {
@@ -241,19 +250,8 @@ impl Slice<'_> {
                 levels[a].push(block);
             }
         }
-        let s = Slice {
-            m,
-            tables,
-            values: (0..size).map(|_| AtomicU8::new(INVALID)).collect(),
-        };
         let len = m.block_len() as usize;
-        let block = |b: u64| {
-            s.values
-                .get(b as usize * len..)
-                .unwrap_or(&[])
-                .iter()
-                .take(len)
-        };
+        let mut held: Vec<Vec<AtomicU8>> = levels.iter().map(|_| Vec::new()).collect();
         // The levels in the order they are solved; a record is taken only as the next of them.
         let order: Vec<usize> = (0..levels.len())
             .rev()
@@ -267,37 +265,44 @@ impl Slice<'_> {
             if data.len() != levels[a].len() * len {
                 return false;
             }
-            for (&b, values) in levels[a].iter().zip(data.chunks(len)) {
-                for (slot, &v) in block(b).zip(values) {
-                    slot.store(v, Ordering::Relaxed);
-                }
-            }
+            keep_for(&mut held, a);
+            held[a] = data.iter().map(|&v| AtomicU8::new(v)).collect();
             taken += 1;
             true
         })?;
         done((m.blocks() - levels.iter().map(Vec::len).sum::<usize>() as u64) * m.block_len());
+        let mut s = Slice {
+            m,
+            tables,
+            levels,
+            held,
+        };
         for (k, &a) in order.iter().enumerate() {
-            let level = &levels[a];
+            let blocks = s.levels[a].len();
             if k >= taken {
                 if k - taken == max_levels {
                     return Ok(None);
                 }
-                s.solve_level(level, threads)?;
-                checkpoint.record(a as u32, level.len(), len, |i, buf| {
-                    for (out, v) in buf.iter_mut().zip(block(level[i])) {
+                keep_for(&mut s.held, a);
+                s.held[a] = (0..blocks * len).map(|_| AtomicU8::new(INVALID)).collect();
+                s.solve_level(a, threads)?;
+                let values = &s.held[a];
+                checkpoint.record(a as u32, blocks, len, |i, buf| {
+                    for (out, v) in buf.iter_mut().zip(&values[i * len..]) {
                         *out = v.load(Ordering::Relaxed);
                     }
                 })?;
             }
-            done(level.len() as u64 * m.block_len());
+            done(blocks as u64 * m.block_len());
         }
-        let values = s.values.into_iter().map(AtomicU8::into_inner).collect();
-        Ok(Some((values, checkpoint)))
+        Ok(Some(checkpoint))
     }
 
-    /// Solves the men configurations of one level, shared out among threads: king moves never
+    /// Solves the men configurations of level `a`, shared out among threads: king moves never
     /// leave a men configuration, so each is solved on its own, from final values only.
-    fn solve_level(&self, level: &[u64], threads: usize) -> Result<(), EgdbError> {
+    fn solve_level(&self, a: usize, threads: usize) -> Result<(), EgdbError> {
+        let level = &self.levels[a];
+        let len = self.m.block_len() as usize;
         let next = AtomicUsize::new(0);
         let kings = Kings::of(self.m);
         let worker = || -> Result<(), EgdbError> {
@@ -313,8 +318,7 @@ impl Slice<'_> {
                 let block_kings = Block::new(men, &kings);
                 self.forward(&block_kings, &mut scratch)?;
                 self.spread(&block_kings, &mut scratch)?;
-                let base = (block * self.m.block_len()) as usize;
-                for (slot, &v) in self.values[base..].iter().zip(&scratch.values) {
+                for (slot, &v) in self.held[a][i * len..].iter().zip(&scratch.values) {
                     slot.store(v, Ordering::Relaxed);
                 }
             }
@@ -395,10 +399,17 @@ impl Slice<'_> {
         if Material::of(q) != self.m {
             return self.tables.probe(q);
         }
-        let at = self.m.index(q) as usize;
-        Value::decode(self.values[at].load(Ordering::Relaxed)).ok_or_else(|| {
+        let len = self.m.block_len();
+        let at = self.m.index(q);
+        let a = advancement((q.pieces[0] & !q.kings, q.pieces[1] & !q.kings)) as usize;
+        let byte = self.levels.get(a).and_then(|blocks| {
+            let i = blocks.binary_search(&(at / len)).ok()?;
+            let v = self.held[a].get((i as u64 * len + at % len) as usize)?;
+            Some(v.load(Ordering::Relaxed))
+        });
+        byte.and_then(Value::decode).ok_or_else(|| {
             EgdbError::Corrupt(format!(
-                "slice {}: a man move reached an open level",
+                "slice {}: a man move reached a level not held or still open",
                 self.m
             ))
         })

@@ -7,14 +7,17 @@
 //! (u64), its blocks' values in the level's order, and a CRC-32 of all three. A record cut short
 //! or damaged (the kill came while it was written) ends what is taken: that level and any after
 //! it are solved again.
+//!
+//! The records are also where the slice's file is written from ([`Checkpoint::values`]): the
+//! builder holds only the levels it is solving and reading, never the whole slice.
 
 use std::fs::{File, OpenOptions};
 use std::io::{BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
-use super::file::{self, io};
-use super::index::Material;
-use super::EgdbError;
+use super::file::{self, io, read_at};
+use super::index::{advancement, Material};
+use super::{EgdbError, INVALID};
 
 const MAGIC: &[u8; 8] = b"TTDPART1";
 const HEADER: u64 = 8 + 4 + 8 + 8;
@@ -22,6 +25,17 @@ const HEADER: u64 = 8 + 4 + 8 + 8;
 pub(super) struct Checkpoint {
     path: PathBuf,
     file: File,
+    /// Where the next record goes.
+    end: u64,
+    /// The records: their level and where their values start and end in the file.
+    records: Vec<Record>,
+}
+
+#[derive(Clone, Copy)]
+struct Record {
+    level: u32,
+    start: u64,
+    end: u64,
 }
 
 fn header(m: Material) -> Vec<u8> {
@@ -50,17 +64,25 @@ impl Checkpoint {
             .truncate(false)
             .open(&path)
             .map_err(io(&path))?;
-        let kept = Self::read(&mut file, m, take).map_err(io(&path))?;
+        let mut records = Vec::new();
+        let mut kept = Self::read(&mut file, m, take, &mut records).map_err(io(&path))?;
         if kept < HEADER {
+            records.clear();
             file.set_len(0).map_err(io(&path))?;
             file.seek(SeekFrom::Start(0)).map_err(io(&path))?;
             file.write_all(&header(m)).map_err(io(&path))?;
+            kept = HEADER;
         } else {
             file.set_len(kept).map_err(io(&path))?;
             file.seek(SeekFrom::Start(kept)).map_err(io(&path))?;
         }
         file.sync_data().map_err(io(&path))?;
-        Ok(Checkpoint { path, file })
+        Ok(Checkpoint {
+            path,
+            file,
+            end: kept,
+            records,
+        })
     }
 
     /// Hands over the sound records; the length of the file they and the header take (0 when
@@ -69,6 +91,7 @@ impl Checkpoint {
         file: &mut File,
         m: Material,
         take: &mut dyn FnMut(u32, &[u8]) -> bool,
+        records: &mut Vec<Record>,
     ) -> std::io::Result<u64> {
         let mut r = BufReader::new(file);
         let mut h = vec![0; HEADER as usize];
@@ -98,6 +121,11 @@ impl Checkpoint {
             if hasher.finalize() != u32::from_le_bytes(crc) || !take(level, &values) {
                 return Ok(kept);
             }
+            records.push(Record {
+                level,
+                start: kept + 12,
+                end: kept + 12 + len,
+            });
             kept += 12 + len + 4;
         }
     }
@@ -116,6 +144,11 @@ impl Checkpoint {
         let mut hasher = crc32fast::Hasher::new();
         hasher.update(&head);
         let path = &self.path;
+        // Positional reads may have moved the cursor (they do on Windows).
+        self.file
+            .seek(SeekFrom::Start(self.end))
+            .map_err(io(path))?;
+        let len = (blocks * block_len) as u64;
         let mut w = BufWriter::new(&mut self.file);
         w.write_all(&head).map_err(io(path))?;
         let mut buf = vec![0; block_len];
@@ -128,12 +161,136 @@ impl Checkpoint {
             .map_err(io(path))?;
         w.flush().map_err(io(path))?;
         drop(w);
-        self.file.sync_data().map_err(io(path))
+        self.file.sync_data().map_err(io(path))?;
+        self.records.push(Record {
+            level,
+            start: self.end + 12,
+            end: self.end + 12 + len,
+        });
+        self.end += 12 + len + 4;
+        Ok(())
+    }
+
+    /// The slice's values (both sides to move) in index order, read back from the records: a
+    /// men configuration's values sit in its level's record in the order of the configurations'
+    /// numbers, so each record is read front to back while the index goes up, through a buffer
+    /// of its own.
+    pub(super) fn values(&self, m: Material) -> Values<'_> {
+        Values {
+            checkpoint: self,
+            m,
+            block: 0,
+            offset: 0,
+            readers: Vec::new(),
+        }
     }
 
     /// The slice's file is written: the checkpoint goes.
     pub(super) fn remove(self) -> Result<(), EgdbError> {
         drop(self.file);
         std::fs::remove_file(&self.path).map_err(io(&self.path))
+    }
+}
+
+/// Bytes a level's reader fetches at once.
+const READ_AHEAD: usize = 128 * 1024;
+
+/// A slice's values in index order from its checkpoint ([`Checkpoint::values`]).
+pub(super) struct Values<'a> {
+    checkpoint: &'a Checkpoint,
+    m: Material,
+    /// The men configuration next read and the offset in it.
+    block: u64,
+    offset: u64,
+    /// By level, its record's reader, once the level is reached.
+    readers: Vec<Option<Reader>>,
+}
+
+/// A record read front to back.
+#[derive(Clone)]
+struct Reader {
+    /// The next byte of the record to fetch, and where it ends.
+    next: u64,
+    end: u64,
+    /// What was fetched, and how much of it is used.
+    buf: Vec<u8>,
+    used: usize,
+}
+
+impl Values<'_> {
+    /// The next `out.len()` values.
+    pub(super) fn fill(&mut self, mut out: &mut [u8]) -> Result<(), EgdbError> {
+        let len = self.m.block_len();
+        let path = &self.checkpoint.path;
+        let corrupt = |why: &str| {
+            EgdbError::Corrupt(format!(
+                "slice {}: its checkpoint {}: {why}",
+                self.m,
+                path.display()
+            ))
+        };
+        while !out.is_empty() {
+            if self.block >= self.m.blocks() {
+                return Err(corrupt("asked for values past the slice's end"));
+            }
+            let n = ((len - self.offset) as usize).min(out.len());
+            let (here, rest) = out.split_at_mut(n);
+            match self.m.men_of(self.block) {
+                None => here.fill(INVALID),
+                Some(men) => {
+                    let a = advancement(men) as usize;
+                    if self.readers.len() <= a {
+                        self.readers.resize(a + 1, None);
+                    }
+                    if self.readers[a].is_none() {
+                        let r = self
+                            .checkpoint
+                            .records
+                            .iter()
+                            .find(|r| r.level as usize == a)
+                            .ok_or_else(|| corrupt("a level is missing"))?;
+                        self.readers[a] = Some(Reader {
+                            next: r.start,
+                            end: r.end,
+                            buf: Vec::new(),
+                            used: 0,
+                        });
+                    }
+                    let Some(Reader {
+                        next,
+                        end,
+                        buf,
+                        used,
+                    }) = self.readers[a].as_mut()
+                    else {
+                        return Err(corrupt("a level is missing"));
+                    };
+                    let mut at = 0;
+                    while at < n {
+                        if *used == buf.len() {
+                            let want = (READ_AHEAD as u64).min(*end - *next) as usize;
+                            if want == 0 {
+                                return Err(corrupt("a level's record is too short"));
+                            }
+                            buf.resize(want, 0);
+                            read_at(&self.checkpoint.file, buf, *next).map_err(io(path))?;
+                            *next += want as u64;
+                            *used = 0;
+                        }
+                        let k = (n - at).min(buf.len() - *used);
+                        here[at..at + k].copy_from_slice(&buf[*used..*used + k]);
+                        at += k;
+                        *used += k;
+                    }
+                }
+            }
+            self.offset += n as u64;
+            if self.offset == len {
+                self.block += 1;
+                self.offset = 0;
+            }
+            out = rest;
+        }
+        Ok(())
     }
 }

@@ -4,7 +4,7 @@
 //! `verify`, `info`) or a block at a time by positional reads (play: [`SliceFile`]).
 
 use std::fs::File;
-use std::io::Write;
+use std::io::{Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 use super::{EgdbError, Material};
@@ -62,73 +62,95 @@ fn blocks_of(values: u64) -> u64 {
     values.div_ceil(BLOCK_VALUES)
 }
 
-/// Writes a slice's stored values atomically: compressed block by block on `threads` threads,
-/// into a temporary file beside the final one, synced, then renamed.
-pub(crate) fn write(
+/// File blocks compressed at once per thread: what a streamed write holds is this many blocks
+/// of values and their compressed bytes, a few MB whatever the slice. (Fewer in the tests, so
+/// that their small slices are written in several batches.)
+pub(crate) const BATCH_PER_THREAD: usize = if cfg!(test) { 4 } else { 64 };
+
+/// Writes a slice's `count` stored values atomically, `fill` handing them over in order a
+/// batch at a time (so the slice need never be in memory whole): each batch compressed block
+/// by block on `threads` threads and appended to a temporary file beside the final one after
+/// room for the header, which is written last (the index is known only then); synced, then
+/// renamed.
+pub(crate) fn write_stream(
     dir: &Path,
     m: Material,
-    values: &[u8],
+    count: u64,
     threads: usize,
+    fill: &mut dyn FnMut(&mut [u8]) -> Result<(), EgdbError>,
 ) -> Result<PathBuf, EgdbError> {
     let path = dir.join(file_name(m));
     let tmp = dir.join(format!("{}.tmp{}", file_name(m), std::process::id()));
-    let n = blocks_of(values.len() as u64) as usize;
-    let chunks: Vec<&[u8]> = values.chunks(BLOCK_VALUES as usize).collect();
-    let mut packed: Vec<Vec<u8>> = vec![Vec::new(); n];
-    let per = n.div_ceil(threads.max(1)).max(1);
-    std::thread::scope(|s| {
-        for (out, inp) in packed.chunks_mut(per).zip(chunks.chunks(per)) {
-            s.spawn(move || {
-                for (o, i) in out.iter_mut().zip(inp) {
-                    *o = zstd::bulk::compress(i, LEVEL).unwrap_or_default();
-                }
-            });
+    let n = blocks_of(count) as usize;
+    let header_len = FIXED + (n + 1) * 8 + n * 4 + 4;
+    let threads = threads.max(1);
+    let batch_values = BATCH_PER_THREAD * threads * BLOCK_VALUES as usize;
+    let mut f = std::io::BufWriter::new(File::create(&tmp).map_err(io(&tmp))?);
+    f.write_all(&vec![0; header_len]).map_err(io(&tmp))?;
+    let (mut offsets, mut crcs) = (vec![0u64], Vec::with_capacity(n));
+    let mut longest = 0;
+    let mut values = Vec::new();
+    let mut done = 0u64;
+    while done < count {
+        values.resize(batch_values.min((count - done) as usize), 0);
+        fill(&mut values)?;
+        done += values.len() as u64;
+        let chunks: Vec<&[u8]> = values.chunks(BLOCK_VALUES as usize).collect();
+        let mut packed: Vec<Vec<u8>> = vec![Vec::new(); chunks.len()];
+        let per = chunks.len().div_ceil(threads).max(1);
+        std::thread::scope(|s| {
+            for (out, inp) in packed.chunks_mut(per).zip(chunks.chunks(per)) {
+                s.spawn(move || {
+                    for (o, i) in out.iter_mut().zip(inp) {
+                        *o = zstd::bulk::compress(i, LEVEL).unwrap_or_default();
+                    }
+                });
+            }
+        });
+        if packed
+            .iter()
+            .zip(&chunks)
+            .any(|(p, c)| p.is_empty() && !c.is_empty())
+        {
+            return Err(EgdbError::Corrupt(format!(
+                "slice {m}: a block failed to compress"
+            )));
         }
-    });
-    if packed
-        .iter()
-        .zip(&chunks)
-        .any(|(p, c)| p.is_empty() && !c.is_empty())
-    {
-        return Err(EgdbError::Corrupt(format!(
-            "slice {m}: a block failed to compress"
-        )));
+        longest = values
+            .iter()
+            .filter_map(|&b| match super::Value::decode(b) {
+                Some(super::Value::Win(d) | super::Value::Loss(d)) => Some(d),
+                _ => None,
+            })
+            .fold(longest, u8::max);
+        for p in &packed {
+            f.write_all(p).map_err(io(&tmp))?;
+            offsets.push(offsets[offsets.len() - 1] + p.len() as u64);
+            crcs.push(crc32(p));
+        }
     }
-    let longest = values
-        .iter()
-        .filter_map(|&b| match super::Value::decode(b) {
-            Some(super::Value::Win(d) | super::Value::Loss(d)) => Some(d),
-            _ => None,
-        })
-        .max()
-        .unwrap_or(0);
-    let mut header = Vec::with_capacity(FIXED + n * 12 + 12);
+    let mut header = Vec::with_capacity(header_len);
     header.extend_from_slice(MAGIC);
     header.extend_from_slice(&VERSION.to_le_bytes());
     header.extend_from_slice(GAME);
     header.extend_from_slice(&[m.white_men, m.white_kings, m.black_men, m.black_kings]);
-    header.extend_from_slice(&(values.len() as u64).to_le_bytes());
+    header.extend_from_slice(&count.to_le_bytes());
     header.extend_from_slice(&(BLOCK_VALUES as u32).to_le_bytes());
     header.extend_from_slice(&(n as u64).to_le_bytes());
     header.extend_from_slice(&[longest, 0, 0, 0]);
-    let mut at = 0u64;
-    header.extend_from_slice(&at.to_le_bytes());
-    for p in &packed {
-        at += p.len() as u64;
+    for at in &offsets {
         header.extend_from_slice(&at.to_le_bytes());
     }
-    for p in &packed {
-        header.extend_from_slice(&crc32(p).to_le_bytes());
+    for crc in &crcs {
+        header.extend_from_slice(&crc.to_le_bytes());
     }
     let crc = crc32(&header);
     header.extend_from_slice(&crc.to_le_bytes());
     let written = (|| {
-        let mut f = std::io::BufWriter::new(File::create(&tmp)?);
+        let mut f = f.into_inner().map_err(|e| e.into_error())?;
+        f.seek(SeekFrom::Start(0))?;
         f.write_all(&header)?;
-        for p in &packed {
-            f.write_all(p)?;
-        }
-        f.into_inner().map_err(|e| e.into_error())?.sync_all()
+        f.sync_all()
     })();
     written.map_err(io(&tmp))?;
     std::fs::rename(&tmp, &path).map_err(io(&path))?;
@@ -164,12 +186,12 @@ fn u64_at(b: &[u8], at: usize) -> u64 {
 }
 
 #[cfg(unix)]
-fn read_at(f: &File, buf: &mut [u8], at: u64) -> std::io::Result<()> {
+pub(crate) fn read_at(f: &File, buf: &mut [u8], at: u64) -> std::io::Result<()> {
     std::os::unix::fs::FileExt::read_exact_at(f, buf, at)
 }
 
 #[cfg(windows)]
-fn read_at(f: &File, mut buf: &mut [u8], mut at: u64) -> std::io::Result<()> {
+pub(crate) fn read_at(f: &File, mut buf: &mut [u8], mut at: u64) -> std::io::Result<()> {
     while !buf.is_empty() {
         match std::os::windows::fs::FileExt::seek_read(f, buf, at)? {
             0 => return Err(std::io::ErrorKind::UnexpectedEof.into()),
