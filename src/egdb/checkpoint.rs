@@ -206,12 +206,16 @@ pub(super) struct Values<'a> {
     readers: Vec<Option<Reader>>,
 }
 
-/// A record read front to back.
+/// A record read front to back, its CRC checked again once read (the file is written from
+/// these bytes: a record damaged on disk since it was written must not become a sound-looking
+/// file; the file's header, written last, is then never written).
 #[derive(Clone)]
 struct Reader {
-    /// The next byte of the record to fetch, and where it ends.
+    /// The next byte of the record to fetch, and where it ends (its CRC follows).
     next: u64,
     end: u64,
+    /// The CRC of the record's head and of what was fetched so far.
+    crc: crc32fast::Hasher,
     /// What was fetched, and how much of it is used.
     buf: Vec<u8>,
     used: usize,
@@ -249,9 +253,13 @@ impl Values<'_> {
                             .iter()
                             .find(|r| r.level as usize == a)
                             .ok_or_else(|| corrupt("a level is missing"))?;
+                        let mut crc = crc32fast::Hasher::new();
+                        crc.update(&r.level.to_le_bytes());
+                        crc.update(&(r.end - r.start).to_le_bytes());
                         self.readers[a] = Some(Reader {
                             next: r.start,
                             end: r.end,
+                            crc,
                             buf: Vec::new(),
                             used: 0,
                         });
@@ -259,6 +267,7 @@ impl Values<'_> {
                     let Some(Reader {
                         next,
                         end,
+                        crc,
                         buf,
                         used,
                     }) = self.readers[a].as_mut()
@@ -274,8 +283,17 @@ impl Values<'_> {
                             }
                             buf.resize(want, 0);
                             read_at(&self.checkpoint.file, buf, *next).map_err(io(path))?;
+                            crc.update(buf);
                             *next += want as u64;
                             *used = 0;
+                            if *next == *end {
+                                let mut stored = [0u8; 4];
+                                read_at(&self.checkpoint.file, &mut stored, *end)
+                                    .map_err(io(path))?;
+                                if crc.clone().finalize() != u32::from_le_bytes(stored) {
+                                    return Err(corrupt("a level's record changed on disk"));
+                                }
+                            }
                         }
                         let k = (n - at).min(buf.len() - *used);
                         here[at..at + k].copy_from_slice(&buf[*used..*used + k]);
@@ -292,5 +310,62 @@ impl Values<'_> {
             out = rest;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The values written back into a slice's file come from records read once more: a record
+    /// changed on disk since it was written is an error naming the checkpoint, not a file.
+    #[test]
+    fn a_record_changed_on_disk_is_refused_when_read_back() {
+        let m = Material::parse("1011").expect("a slice");
+        let dir = std::env::temp_dir().join(format!("tetrad-ckpt-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("made");
+        let mut levels: Vec<Vec<u64>> = Vec::new();
+        for block in 0..m.blocks() {
+            if let Some(men) = m.men_of(block) {
+                let a = advancement(men) as usize;
+                levels.resize(levels.len().max(a + 1), Vec::new());
+                levels[a].push(block);
+            }
+        }
+        let len = m.block_len() as usize;
+        let mut checkpoint = Checkpoint::open(&dir, m, &mut |_, _| false).expect("opened");
+        for (a, blocks) in levels
+            .iter()
+            .enumerate()
+            .rev()
+            .filter(|(_, b)| !b.is_empty())
+        {
+            let fill = |i: usize, buf: &mut [u8]| buf.fill((blocks[i] % 200) as u8);
+            checkpoint
+                .record(a as u32, blocks.len(), len, fill)
+                .expect("recorded");
+        }
+        let mut sound = vec![0; m.size() as usize];
+        checkpoint.values(m).fill(&mut sound).expect("read back");
+        for block in 0..m.blocks() {
+            let want = m.men_of(block).map_or(INVALID, |_| (block % 200) as u8);
+            let at = (block * m.block_len()) as usize;
+            assert!(
+                sound[at..at + len].iter().all(|&v| v == want),
+                "block {block}"
+            );
+        }
+        assert!(checkpoint.records.len() > 2, "levels");
+        let at = checkpoint.records[1].start + 3;
+        let mut bytes = std::fs::read(&checkpoint.path).expect("read");
+        bytes[at as usize] ^= 0x40;
+        std::fs::write(&checkpoint.path, bytes).expect("written");
+        let mut again = vec![0; m.size() as usize];
+        match checkpoint.values(m).fill(&mut again) {
+            Err(EgdbError::Corrupt(why)) => assert!(why.contains(".partial"), "{why}"),
+            other => panic!("a changed record read back: {other:?}"),
+        }
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }
