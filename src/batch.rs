@@ -305,8 +305,10 @@ mod tests {
                 assert!(legal.iter().all(|l| !l.is_empty()), "{name}");
                 let pick: Vec<i64> = legal.iter().map(|l| l[(ply * 7) % l.len()]).collect();
                 assert_eq!(chunk.first_illegal(&pick), None, "{name}");
-                let wrong = rows[1].iter().position(|&b| !b).unwrap() as i64;
-                for bad in [wrong, -1, width as i64, i64::MAX] {
+                // An action in range that is not legal, where there is one (a small game may
+                // have every action legal), and actions out of range.
+                let wrong = rows[1].iter().position(|&b| !b).map(|a| a as i64);
+                for bad in wrong.into_iter().chain([-1, width as i64, i64::MAX]) {
                     let mut actions = pick.clone();
                     actions[1] = bad;
                     assert_eq!(chunk.first_illegal(&actions), Some(1), "{name} {bad}");
