@@ -81,12 +81,29 @@ pub(crate) fn write_stream(
 ) -> Result<PathBuf, EgdbError> {
     let path = dir.join(file_name(m));
     let tmp = dir.join(format!("{}.tmp{}", file_name(m), std::process::id()));
+    if let Err(e) = stream_into(&tmp, m, count, threads, fill) {
+        // Never read (its header comes last), but not left behind either.
+        let _ = std::fs::remove_file(&tmp);
+        return Err(e);
+    }
+    std::fs::rename(&tmp, &path).map_err(io(&path))?;
+    Ok(path)
+}
+
+/// [`write_stream`]'s file, written and synced at `tmp`.
+fn stream_into(
+    tmp: &Path,
+    m: Material,
+    count: u64,
+    threads: usize,
+    fill: &mut dyn FnMut(&mut [u8]) -> Result<(), EgdbError>,
+) -> Result<(), EgdbError> {
     let n = blocks_of(count) as usize;
     let header_len = FIXED + (n + 1) * 8 + n * 4 + 4;
     let threads = threads.max(1);
     let batch_values = BATCH_PER_THREAD * threads * BLOCK_VALUES as usize;
-    let mut f = std::io::BufWriter::new(File::create(&tmp).map_err(io(&tmp))?);
-    f.write_all(&vec![0; header_len]).map_err(io(&tmp))?;
+    let mut f = std::io::BufWriter::new(File::create(tmp).map_err(io(tmp))?);
+    f.write_all(&vec![0; header_len]).map_err(io(tmp))?;
     let (mut offsets, mut crcs) = (vec![0u64], Vec::with_capacity(n));
     let mut longest = 0;
     let mut values = Vec::new();
@@ -124,7 +141,7 @@ pub(crate) fn write_stream(
             })
             .fold(longest, u8::max);
         for p in &packed {
-            f.write_all(p).map_err(io(&tmp))?;
+            f.write_all(p).map_err(io(tmp))?;
             offsets.push(offsets[offsets.len() - 1] + p.len() as u64);
             crcs.push(crc32(p));
         }
@@ -152,9 +169,7 @@ pub(crate) fn write_stream(
         f.write_all(&header)?;
         f.sync_all()
     })();
-    written.map_err(io(&tmp))?;
-    std::fs::rename(&tmp, &path).map_err(io(&path))?;
-    Ok(path)
+    written.map_err(io(tmp))
 }
 
 /// An open slice file whose header and index passed their checks: blocks are read on demand,

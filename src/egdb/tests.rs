@@ -315,3 +315,26 @@ fn the_files_are_those_the_whole_slice_builder_wrote() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A slice's file written a batch at a time and stopped midway by an error leaves nothing
+/// behind: no file, no temporary one.
+#[test]
+fn a_write_stopped_midway_leaves_no_file() {
+    let dir = scratch("stopped-write");
+    std::fs::create_dir_all(&dir).expect("made");
+    let m = Material::parse("1111").expect("a slice");
+    let mut batches = 0;
+    let written = file::write_stream(&dir, m, m.stored_len(), 1, &mut |out| {
+        batches += 1;
+        if batches == 2 {
+            return Err(EgdbError::Corrupt("stopped".into()));
+        }
+        out.fill(0);
+        Ok(())
+    });
+    assert!(matches!(written, Err(EgdbError::Corrupt(_))), "{written:?}");
+    assert_eq!(batches, 2, "the error came in the second batch");
+    let left: Vec<_> = std::fs::read_dir(&dir).expect("listed").collect();
+    assert!(left.is_empty(), "{left:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
