@@ -240,16 +240,7 @@ impl Slice<'_> {
         max_levels: usize,
         done: &mut dyn FnMut(u64),
     ) -> Result<Option<Checkpoint>, EgdbError> {
-        let mut levels: Vec<Vec<u64>> = Vec::new();
-        for block in 0..m.blocks() {
-            if let Some(men) = m.men_of(block) {
-                let a = advancement(men) as usize;
-                if levels.len() <= a {
-                    levels.resize(a + 1, Vec::new());
-                }
-                levels[a].push(block);
-            }
-        }
+        let levels = m.levels();
         let len = m.block_len() as usize;
         let mut held: Vec<Vec<AtomicU8>> = levels.iter().map(|_| Vec::new()).collect();
         // The levels in the order they are solved; a record is taken only as the next of them.

@@ -325,14 +325,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("tetrad-ckpt-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).expect("made");
-        let mut levels: Vec<Vec<u64>> = Vec::new();
-        for block in 0..m.blocks() {
-            if let Some(men) = m.men_of(block) {
-                let a = advancement(men) as usize;
-                levels.resize(levels.len().max(a + 1), Vec::new());
-                levels[a].push(block);
-            }
-        }
+        let levels = m.levels();
         let len = m.block_len() as usize;
         let mut checkpoint = Checkpoint::open(&dir, m, &mut |_, _| false).expect("opened");
         for (a, blocks) in levels

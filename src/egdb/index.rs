@@ -227,6 +227,20 @@ impl Material {
         self.blocks() * self.block_len()
     }
 
+    /// The men configurations by advancement level, each level's in ascending order (the order
+    /// the builder solves, holds and records them in).
+    pub(crate) fn levels(&self) -> Vec<Vec<u64>> {
+        let mut levels: Vec<Vec<u64>> = Vec::new();
+        for block in 0..self.blocks() {
+            if let Some(men) = self.men_of(block) {
+                let a = advancement(men) as usize;
+                levels.resize(levels.len().max(a + 1), Vec::new());
+                levels[a].push(block);
+            }
+        }
+        levels
+    }
+
     /// White and black men of a men configuration, `None` if they share a square.
     pub(crate) fn men_of(&self, block: u64) -> Option<(u32, u32)> {
         let (_, nb) = self.men_blocks();
