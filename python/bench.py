@@ -6,9 +6,10 @@
    ``step`` is timed, the numpy policy is not) against OpenSpiel's ``checkers`` stepped from
    Python (``legal_actions``, ``apply_action``, ``observation_tensor`` per step), both sides
    with the same policy: ``first``, the lowest legal action (a numpy argmax over the mask;
-   ``legal_actions()[0]``), and ``random``, a uniformly random one (an argmax over the mask
-   times random numbers; ``random.randrange``). The random policy's arrays (16 MB a step) push
-   the games out of the processor's cache before each step, which then runs slower.
+   ``legal_actions()[0]``), and ``random``, a uniformly random one (an argmax over the mask's
+   columns in a random order; ``random.randrange``). The random policy's copy of the mask (2 MB
+   a step) pushes some of the games out of the processor's cache before each step, which then
+   runs slower.
 2. ``State.legal_moves()`` + ``play()`` against the same pair over GTP (``legal_moves``,
    ``play``) to the engine binary through the package's engine client
    (``tetrad.engine.Engine.command``), and over a bare pipe with no client (the protocol's
@@ -42,7 +43,10 @@ def vecenv_steps_per_second(seconds, policy, n=1024, threads=None):
         if policy == "first":
             actions = np.argmax(mask, axis=1)
         else:
-            actions = np.argmax(mask * rng.random(mask.shape, dtype=np.float32), axis=1)
+            # The legal action that comes first in a random order of all actions (the same
+            # order for every game at a step): for each game, uniform over its legal actions.
+            order = rng.permutation(mask.shape[1])
+            actions = order[np.argmax(np.take(mask, order, axis=1), axis=1)]
         t = time.perf_counter()
         obs, mask, rewards, done = env.step(actions)
         spent += time.perf_counter() - t
@@ -135,16 +139,16 @@ def pipe_pair_us(seconds, binary):
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=5.0)
+    parser.add_argument("--seconds", type=float, default=1.0, help="each side, each round")
     parser.add_argument(
         "--engine", default=os.path.join(here, "..", "target", "release", "tetrad")
     )
     parser.add_argument("--threads", type=int, default=None, help="VecEnv threads (default: cores)")
-    parser.add_argument("--rounds", type=int, default=3, help="alternating rounds per policy")
+    parser.add_argument("--rounds", type=int, default=9, help="alternating rounds per policy")
     args = parser.parse_args()
     for policy in ("first", "random"):
-        # Alternating rounds: the two sides see the same machine (a virtual machine's speed
-        # drifts by a fifth over minutes); the median round is reported.
+        # Short alternating rounds: the two sides see the same machine (a virtual machine's
+        # speed drifts by a fifth over minutes); the median round is reported.
         rounds = []
         for _ in range(args.rounds):
             vec = vecenv_steps_per_second(args.seconds, policy, threads=args.threads)

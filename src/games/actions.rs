@@ -2,11 +2,13 @@
 //! `legal_mask`, `action`, `move`, `observation` and `VecEnv`).
 //!
 //! Each game maps a legal move to a *key* in `0..keys` (the squares or points it names: from
-//! and to, a placement point, a ball's landing point). A move's action is `key * slots + rank`,
+//! and to, a placement point, a ball's landing point). A move's action is `rank * keys + key`,
 //! where `rank` is its place, in the canonical notation's byte order, among the legal moves
 //! with the same key. So the action of a move depends on the position only through the other
 //! moves sharing its key, which a game keeps rare (two capture routes between the same two
-//! squares). A game whose keys never collide has one slot. A move ranked `slots` or later has
+//! squares). A game whose keys never collide has one slot. Rank-major order keeps the actions a
+//! position uses (nearly all of rank 0) within the first `keys` of a mask row, which batched
+//! play rewrites every step. A move ranked `slots` or later has
 //! no action: the mask leaves it out and [`encode`] says so; each game's `actions.rs` says when
 //! that can happen (python/README.md lists the encodings).
 //!
@@ -129,12 +131,11 @@ pub fn encode<G: Actions>(
 ) -> usize {
     let space = game.action_space();
     let start = out.len();
-    out.extend(moves.iter().map(|&m| {
-        (
-            (game.action_key(pos, m) * space.slots) as u32,
-            Decision::Move(m),
-        )
-    }));
+    out.extend(
+        moves
+            .iter()
+            .map(|&m| (game.action_key(pos, m) as u32, Decision::Move(m))),
+    );
     let list = &mut out[start..];
     list.sort_unstable_by_key(|&(a, _)| a);
     if list.windows(2).all(|w| w[0].0 != w[1].0) {
@@ -157,7 +158,7 @@ pub fn encode<G: Actions>(
                 Decision::Continue => String::new(),
             });
             for (rank, item) in run.iter_mut().enumerate() {
-                item.0 += rank as u32;
+                item.0 += (rank * space.keys) as u32;
             }
         }
         for k in i..j {
@@ -171,6 +172,8 @@ pub fn encode<G: Actions>(
         i = j;
     }
     out.truncate(keep);
+    // The ranked actions lie past every key: sorted again.
+    out[start..].sort_unstable_by_key(|&(a, _)| a);
     left_out
 }
 
@@ -189,7 +192,7 @@ pub fn action_of<G: Actions>(game: &G, pos: &G::Pos, mv: G::Move) -> Option<usiz
         }
         std::ops::ControlFlow::Continue(())
     });
-    (rank < space.slots).then_some(key * space.slots + rank)
+    (rank < space.slots).then_some(rank * space.keys + key)
 }
 
 /// Fills a plane (`rows * cols` values) with `value`: side to move and hand planes.

@@ -1,9 +1,11 @@
 //! Actions and observations for learning (see `games::actions`).
 //!
-//! Action: `(from * 32 + to) * 2 + rank`, squares numbered `rank * 4 + file / 2` (a1 = 0,
-//! h8 = 31); `rank` tells apart two captures between the same two squares (different routes,
-//! different men taken), in notation order. A third such capture has no action; random games
-//! never met one (the bijection test).
+//! Action: `route * 1024 + from * 32 + to`, squares numbered `rank * 4 + file / 2` (a1 = 0,
+//! h8 = 31); `route` (0 or 1) tells apart two captures between the same two squares
+//! (different routes, different men taken), in notation order. A third such capture has no
+//! action; random games never met one (the bijection test). Nearly every legal move is in the
+//! first 1,024 actions, a piece's in 32 bytes of a mask row: batched play writes and reads
+//! half the cache lines that `(from * 32 + to) * 2 + route` took.
 //!
 //! Observation: 5 planes of 8 × 8 (row 0 = rank 1, column 0 = file a): white men, white
 //! kings, black men, black kings, and a plane of ones when Black is to move.
@@ -65,6 +67,7 @@ fn planes(pos: &Position) -> [Bits; 4] {
 mod tests {
     use super::super::tests::random_positions;
     use super::*;
+    use crate::games::actions::{action_of, Decision};
     use crate::games::prelude::*;
 
     /// The planes as the module documents them: white men, white kings, black men, black
@@ -104,5 +107,32 @@ mod tests {
                 assert_eq!(changed, fresh, "{}", game.format_position(after));
             }
         }
+    }
+
+    /// Two captures between the same squares (b4 to b8, different men taken): the first in
+    /// notation order is `from * 32 + to`, the second 1,024 past it, whether the actions come
+    /// from the position's list or one move at a time; the list stays ascending (another
+    /// capture, h4 to d4, has a key between the two).
+    #[test]
+    fn two_routes_between_the_same_squares_are_told_apart_by_notation() {
+        let game = Poddavki::default();
+        let pos = game
+            .parse_position("W:Wa1,e1,g1,b2,f2,h2,a3,b4,h4,a5:Bc5,e5,g5,b6,a7,c7,e7,g7,d8,h8")
+            .expect("a position");
+        let key = 12 * 32 + 28;
+        let (mut moves, mut listed) = (Vec::new(), Vec::new());
+        assert_eq!(game.decisions(&pos, &[], &mut moves, &mut listed), 0);
+        let expected = [
+            ("b4:d6:b8", key),
+            ("h4:f6:d4", 15 * 32 + 13),
+            ("b4:d6:f4:h6:f8:d6:b8", 1024 + key),
+        ];
+        let mut actions = Vec::new();
+        for (text, action) in expected {
+            let mv = game.parse_move(&pos, text).expect("a legal move");
+            assert_eq!(action_of(&game, &pos, mv), Some(action), "{text}");
+            actions.push((action as u32, Decision::Move(mv)));
+        }
+        assert_eq!(listed, actions);
     }
 }
