@@ -45,6 +45,7 @@ mod pods_play;
 #[path = "../../tests/engine/soak.rs"]
 mod soak;
 
+mod batch;
 mod dense;
 mod diamond;
 mod egdb;
@@ -53,8 +54,10 @@ mod poddavki;
 mod pods;
 mod soaks;
 
-/// Every run, named after the test file whose quick checks it extends.
+/// Every run, named after the test file whose quick checks it extends (`batch::` measures
+/// batched play, the Rust half of python/bench.py: no test has a quick version of it).
 const RUNS: &[(&str, fn())] = &[
+    ("batch::step_speed", batch::step_speed),
     (
         "diamond_play::full_match_vs_random_100ms",
         diamond::full_match_vs_random_100ms,
