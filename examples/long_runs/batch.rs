@@ -11,14 +11,10 @@ use rand::{Rng, SeedableRng};
 use std::time::{Duration, Instant};
 use tetrad::registry::Registry;
 
+use crate::env_or;
+
 pub fn step_speed() {
-    let env = |name: &str, default: usize| {
-        std::env::var(name)
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(default)
-    };
-    let (n, steps) = (env("BATCH_GAMES", 512), env("BATCH_STEPS", 2000));
+    let (n, steps): (usize, usize) = (env_or("BATCH_GAMES", 512), env_or("BATCH_STEPS", 2000));
     let only = std::env::var("BATCH_GAME").ok();
     let policy = std::env::var("BATCH_POLICY").ok();
     let registry = Registry::builtin();

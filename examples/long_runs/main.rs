@@ -133,6 +133,14 @@ const RUNS: &[(&str, fn())] = &[
     ),
 ];
 
+/// The environment variable `name` as a `T`, or `default` when it is unset or unreadable.
+fn env_or<T: std::str::FromStr>(name: &str, default: T) -> T {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
 fn main() -> anyhow::Result<()> {
     let prefixes: Vec<String> = std::env::args().skip(1).collect();
     if prefixes.is_empty() {
