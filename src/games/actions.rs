@@ -8,9 +8,9 @@
 //! moves sharing its key, which a game keeps rare (two capture routes between the same two
 //! squares). A game whose keys never collide has one slot. Rank-major order keeps the actions a
 //! position uses (nearly all of rank 0) within the first `keys` of a mask row, which batched
-//! play rewrites every step. A move ranked `slots` or later has
-//! no action: the mask leaves it out and [`encode`] says so; each game's `actions.rs` says when
-//! that can happen (python/README.md lists the encodings).
+//! play rewrites every step. A move ranked `slots` or later has no action: the mask leaves it
+//! out and [`encode`] says so; each game's `actions.rs` says when that can happen
+//! (python/README.md lists the encodings).
 //!
 //! A game whose moves cannot all have an action of their own (Phutball: the number of jump
 //! chains has no useful bound) takes a move as several *decisions* instead: it overrides
