@@ -38,6 +38,23 @@ struct Record {
     end: u64,
 }
 
+impl Record {
+    /// The record of `len` values of `level` written at `at`: its head (level, length), the
+    /// values, then its CRC.
+    fn at(at: u64, level: u32, len: u64) -> Record {
+        Record {
+            level,
+            start: at + 12,
+            end: at + 12 + len,
+        }
+    }
+
+    /// Where the next record goes.
+    fn next(&self) -> u64 {
+        self.end + 4
+    }
+}
+
 fn header(m: Material) -> Vec<u8> {
     let mut h = MAGIC.to_vec();
     h.extend([m.white_men, m.white_kings, m.black_men, m.black_kings]);
@@ -121,12 +138,9 @@ impl Checkpoint {
             if hasher.finalize() != u32::from_le_bytes(crc) || !take(level, &values) {
                 return Ok(kept);
             }
-            records.push(Record {
-                level,
-                start: kept + 12,
-                end: kept + 12 + len,
-            });
-            kept += 12 + len + 4;
+            let record = Record::at(kept, level, len);
+            kept = record.next();
+            records.push(record);
         }
     }
 
@@ -162,12 +176,9 @@ impl Checkpoint {
         w.flush().map_err(io(path))?;
         drop(w);
         self.file.sync_data().map_err(io(path))?;
-        self.records.push(Record {
-            level,
-            start: self.end + 12,
-            end: self.end + 12 + len,
-        });
-        self.end += 12 + len + 4;
+        let record = Record::at(self.end, level, len);
+        self.end = record.next();
+        self.records.push(record);
         Ok(())
     }
 
@@ -246,34 +257,34 @@ impl Values<'_> {
                     if self.readers.len() <= a {
                         self.readers.resize(a + 1, None);
                     }
-                    if self.readers[a].is_none() {
-                        let r = self
-                            .checkpoint
-                            .records
-                            .iter()
-                            .find(|r| r.level as usize == a)
-                            .ok_or_else(|| corrupt("a level is missing"))?;
-                        let mut crc = crc32fast::Hasher::new();
-                        crc.update(&r.level.to_le_bytes());
-                        crc.update(&(r.end - r.start).to_le_bytes());
-                        self.readers[a] = Some(Reader {
-                            next: r.start,
-                            end: r.end,
-                            crc,
-                            buf: Vec::new(),
-                            used: 0,
-                        });
-                    }
-                    let Some(Reader {
+                    let reader = match &mut self.readers[a] {
+                        Some(reader) => reader,
+                        empty => {
+                            let r = self
+                                .checkpoint
+                                .records
+                                .iter()
+                                .find(|r| r.level as usize == a)
+                                .ok_or_else(|| corrupt("a level is missing"))?;
+                            let mut crc = crc32fast::Hasher::new();
+                            crc.update(&r.level.to_le_bytes());
+                            crc.update(&(r.end - r.start).to_le_bytes());
+                            empty.insert(Reader {
+                                next: r.start,
+                                end: r.end,
+                                crc,
+                                buf: Vec::new(),
+                                used: 0,
+                            })
+                        }
+                    };
+                    let Reader {
                         next,
                         end,
                         crc,
                         buf,
                         used,
-                    }) = self.readers[a].as_mut()
-                    else {
-                        return Err(corrupt("a level is missing"));
-                    };
+                    } = reader;
                     let mut at = 0;
                     while at < n {
                         if *used == buf.len() {
