@@ -102,7 +102,7 @@ pub struct VecEnv {
 }
 
 /// Chunks per thread (see [`VecEnv`]'s pool).
-const CHUNKS_PER_THREAD: usize = 8;
+const CHUNKS_PER_THREAD: usize = 16;
 
 /// Splits `slice` into pieces of `sizes[i] * unit` elements.
 fn split<'a, T>(mut slice: &'a mut [T], sizes: &[usize], unit: usize) -> Vec<&'a mut [T]> {

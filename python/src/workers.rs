@@ -74,12 +74,13 @@ impl Drop for Workers {
 
 /// Asks `check` of every job and, when it passed them all, runs `work` on each: on this thread
 /// without workers, else on this thread and the workers together, in one round (a second
-/// would cost a step a fifth of its time). Each thread takes the same share of the jobs at
-/// every call, so the games it steps stay in its core's cache, and then what the others have
-/// not taken, from the far end of their shares (a thread the machine holds back costs only
-/// the jobs it has not taken); it checks what it took, waits until every job is checked, and
-/// works on what it took. Returns whether all passed; with workers every job is checked even
-/// after one fails, alone the jobs are checked in order up to the first that fails.
+/// would cost a step a fifth of its time). Each thread first takes its own share of the jobs,
+/// the same at every call, so the games it steps stay in its core's cache, and then what the
+/// others have not taken, from the far end of their shares: once to check them, and again,
+/// after every job is checked, to work on them. So a thread the machine holds back, or whose
+/// games take longer, costs only the jobs it has not reached. Returns whether all passed; with
+/// workers every job is checked even after one fails, alone the jobs are checked in order up
+/// to the first that fails.
 pub fn run<J: Send>(
     workers: Option<&Workers>,
     jobs: impl Iterator<Item = J> + Send,
@@ -99,10 +100,12 @@ pub fn run<J: Send>(
     workers.start();
     let generation = workers.generation.fetch_add(1, Ordering::AcqRel) + 1;
     let slots: Vec<Mutex<Option<J>>> = jobs.map(|j| Mutex::new(Some(j))).collect();
+    let checked_slots: Vec<Mutex<Option<J>>> = slots.iter().map(|_| Mutex::new(None)).collect();
     let (checked, passed) = (AtomicUsize::new(0), AtomicBool::new(true));
     let (finished, failed) = (AtomicUsize::new(0), AtomicBool::new(false));
     let pool = &workers.pool;
     let threads = pool.current_num_threads() + 1;
+    let take = |slot: &Mutex<Option<J>>| slot.lock().unwrap_or_else(|e| e.into_inner()).take();
     let round = |me: usize| {
         let _exit = Exit {
             finished: &finished,
@@ -110,14 +113,13 @@ pub fn run<J: Send>(
         };
         let n = slots.len();
         let (from, to) = (me * n / threads, (me + 1) * n / threads);
-        let mut mine = Vec::new();
-        for k in (from..to).chain((to..n).rev()).chain((0..from).rev()) {
-            let job = slots[k].lock().unwrap_or_else(|e| e.into_inner()).take();
-            if let Some(job) = job {
+        let order = || (from..to).chain((to..n).rev()).chain((0..from).rev());
+        for k in order() {
+            if let Some(job) = take(&slots[k]) {
                 if !check(&job) {
                     passed.store(false, Ordering::Release);
                 }
-                mine.push(job);
+                *checked_slots[k].lock().unwrap_or_else(|e| e.into_inner()) = Some(job);
                 checked.fetch_add(1, Ordering::AcqRel);
             }
         }
@@ -125,7 +127,9 @@ pub fn run<J: Send>(
         let gone = || failed.load(Ordering::Acquire);
         spin_until(|| checked.load(Ordering::Acquire) == n || gone());
         if passed.load(Ordering::Acquire) && !gone() {
-            mine.into_iter().for_each(&work);
+            order()
+                .filter_map(|k| take(&checked_slots[k]))
+                .for_each(&work);
         }
     };
     pool.in_place_scope(|s| {

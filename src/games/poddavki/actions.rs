@@ -11,8 +11,9 @@
 //! kings, black men, black kings, and a plane of ones when Black is to move.
 
 use super::board::{file_of, rank_of, Bits, Move, Position, Squares, BLACK, WHITE};
+use super::movegen::legal_moves_by_square;
 use super::Poddavki;
-use crate::games::actions::{fill_plane, ActionSpace, Actions};
+use crate::games::actions::{encode, fill_plane, ActionSpace, Actions, Decision, Decisions};
 
 impl Actions for Poddavki {
     fn action_space(&self) -> ActionSpace {
@@ -23,6 +24,30 @@ impl Actions for Poddavki {
     }
     fn action_key(&self, _pos: &Position, mv: Move) -> usize {
         usize::from(mv.from) * 32 + usize::from(mv.to)
+    }
+    /// The moves come in action order from the generator: no sort unless two share a key.
+    fn decisions(
+        &self,
+        pos: &Position,
+        pending: &[u32],
+        moves: &mut Vec<Move>,
+        out: &mut Decisions<Move>,
+    ) -> usize {
+        debug_assert!(pending.is_empty(), "one decision per move");
+        moves.clear();
+        legal_moves_by_square(pos, moves);
+        if moves
+            .windows(2)
+            .any(|w| (w[0].from, w[0].to) == (w[1].from, w[1].to))
+        {
+            return encode(self, pos, moves, out); // two routes: ranked by notation
+        }
+        out.extend(
+            moves
+                .iter()
+                .map(|&m| (self.action_key(pos, m) as u32, Decision::Move(m))),
+        );
+        0
     }
     fn observation_shape(&self) -> [usize; 3] {
         [5, 8, 8]
@@ -67,8 +92,29 @@ fn planes(pos: &Position) -> [Bits; 4] {
 mod tests {
     use super::super::tests::random_positions;
     use super::*;
-    use crate::games::actions::{action_of, Decision};
+    use crate::games::actions::action_of;
     use crate::games::prelude::*;
+
+    /// The generator's own order gives the list that encoding the legal moves gives (sorted,
+    /// ties ranked by notation), along random games.
+    #[test]
+    fn decisions_are_the_encoded_legal_moves() {
+        let game = Poddavki::default();
+        let (mut moves, mut scratch) = (Vec::new(), Vec::new());
+        let (mut listed, mut encoded) = (Vec::new(), Vec::new());
+        let mut kings = 0;
+        for pos in random_positions(43, 3000) {
+            listed.clear();
+            let left = game.decisions(&pos, &[], &mut scratch, &mut listed);
+            moves.clear();
+            game.legal_moves(&pos, &mut moves);
+            encoded.clear();
+            assert_eq!(left, encode(&game, &pos, &moves, &mut encoded));
+            assert_eq!(listed, encoded, "{}", game.format_position(&pos));
+            kings += usize::from(pos.kings != 0);
+        }
+        assert!(kings > 300, "{kings} positions with kings");
+    }
 
     /// The planes as the module documents them: white men, white kings, black men, black
     /// kings (row 0 = rank 1, column 0 = file a), then ones when Black is to move.

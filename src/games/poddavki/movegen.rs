@@ -262,3 +262,52 @@ pub fn legal_moves(p: &Position, out: &mut Vec<Move>) {
         gen_quiet(p, out);
     }
 }
+
+/// Every legal move of the side to move, ascending by from square and then to square: the
+/// order of batched play's action lists, which then need no sort. Two captures between the
+/// same squares lie side by side, in no set order. The search keeps [`legal_moves`]' order.
+pub fn legal_moves_by_square(p: &Position, out: &mut Vec<Move>) {
+    let us = p.stm;
+    let kings = p.pieces[us] & p.kings;
+    if has_capture(p) {
+        for s in Squares(capturing_men(p) | kings) {
+            let base = out.len();
+            piece_captures(p, s, &mut Dedup { out, base });
+            out[base..].sort_unstable_by_key(|m| m.to);
+        }
+        return;
+    }
+    let empty = !p.occupied();
+    // A man's west step lands on a lower square than its east one (squares count along ranks).
+    let [east, west] = FORWARD[us];
+    let men = p.pieces[us] & !p.kings;
+    let goes_west = shift(shift(men, west) & empty, opposite(west));
+    let goes_east = shift(shift(men, east) & empty, opposite(east));
+    let promo = u64::from(PROMO_RANK[us]);
+    for s in Squares(goes_west | goes_east | kings) {
+        if kings >> s & 1 != 0 {
+            for t in Squares(king_reach(s, !empty)) {
+                out.push(Move {
+                    captured: 0,
+                    from: s as u8,
+                    to: t as u8,
+                    promo: false,
+                });
+            }
+            continue;
+        }
+        // Both steps written, the ones the man cannot take then dropped: no branch on the
+        // board, which random play makes unpredictable. A step off the board is `NONE` (32).
+        let quiet = |to: u8| Move {
+            captured: 0,
+            from: s as u8,
+            to,
+            promo: promo >> to & 1 != 0,
+        };
+        let (w, e) = (goes_west >> s & 1, goes_east >> s & 1);
+        let n = out.len();
+        out.extend([quiet(step(s, west)), quiet(step(s, east))]);
+        out[n + w as usize] = quiet(step(s, east));
+        out.truncate(n + (w + e) as usize);
+    }
+}
