@@ -115,6 +115,9 @@ enum Command {
         /// Where to write the held-out positions with the trained evaluation.
         #[arg(long, value_name = "FILE")]
         predictions: Option<std::path::PathBuf>,
+        /// Where to write every quiet position's inputs and target (for a network's trainer).
+        #[arg(long, value_name = "FILE")]
+        inputs: Option<std::path::PathBuf>,
         #[command(flatten)]
         settings: tetrad::learn::train::Settings,
     },
@@ -237,8 +240,13 @@ fn learn_command(command: &Command) -> anyhow::Result<()> {
             data,
             out,
             predictions,
+            inputs,
             settings,
         } => {
+            let settings = &tetrad::learn::train::Settings {
+                list_inputs: inputs.is_some(),
+                ..settings.clone()
+            };
             let mut text = String::new();
             for path in data {
                 let read = std::fs::read_to_string(path);
@@ -248,6 +256,7 @@ fn learn_command(command: &Command) -> anyhow::Result<()> {
             let files = [
                 (Some(out), &trained.file),
                 (predictions.as_ref(), &trained.predictions),
+                (inputs.as_ref(), &trained.inputs),
             ];
             for (path, text) in files {
                 if let Some(path) = path {

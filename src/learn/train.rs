@@ -41,6 +41,9 @@ pub struct Settings {
     /// L2 penalty on the distance from the start weights, per position.
     #[arg(long, default_value_t = 0.0)]
     pub l2: f64,
+    /// Also list each quiet position's inputs and target ([`Trained::inputs`]).
+    #[arg(skip)]
+    pub list_inputs: bool,
 }
 
 /// Why training could not run.
@@ -63,6 +66,10 @@ pub struct Trained {
     pub predictions: String,
     /// A summary for the user (also in the file's header).
     pub report: Vec<String>,
+    /// With [`Settings::list_inputs`], every quiet position's inputs and blended target, the
+    /// data a trainer outside the engine reads (a network's): a header with lambda and K, then
+    /// `GAME<TAB>POSITION<TAB>TARGET<TAB>INDEX:VALUE...` lines, the active inputs only.
+    pub inputs: String,
 }
 
 /// One quiet position of the data: its inputs, result and search score (side to move).
@@ -339,11 +346,41 @@ pub fn train<G: Game>(
         .iter()
         .map(|x| format!("{}\t{}\n", x.position, eval_of(&w, x)))
         .collect();
+    let inputs = if s.list_inputs {
+        inputs_text(game.name(), size, &samples, k, s.lambda)
+    } else {
+        String::new()
+    };
     Ok(Trained {
         file: format_weights(game.name(), &header, &w),
         predictions,
         report,
+        inputs,
     })
+}
+
+/// [`Trained::inputs`].
+fn inputs_text(name: &str, size: usize, samples: &[Sample], k: f64, lambda: f64) -> String {
+    use std::fmt::Write as _;
+    let mut text = format!(
+        "# tetrad learned inputs of {name}, {size} of them: game, position, target (lambda x \
+         result + (1 - lambda) x sigmoid(score / K), the side to move's), then index:value of \
+         each active input\n# lambda {lambda}\n# K {k}\n"
+    );
+    for s in samples {
+        let _ = write!(
+            text,
+            "{}\t{}\t{:.6}",
+            s.game,
+            s.position,
+            target(s, k, lambda)
+        );
+        for (i, v) in &s.inputs {
+            let _ = write!(text, "\t{i}:{v}");
+        }
+        text.push('\n');
+    }
+    text
 }
 
 #[cfg(test)]

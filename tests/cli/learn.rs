@@ -128,6 +128,7 @@ fn trained_and_loaded(game: &str, selfplay_args: &[&str], holdout_every: &str) {
     let data_path = dir.join("data.tsv");
     std::fs::write(&data_path, &data).expect("data written");
     let (weights, preds) = (dir.join("weights.txt"), dir.join("predictions.tsv"));
+    let inputs = dir.join("inputs.tsv");
     let (_, report) = tetrad(&[
         "train",
         "--game",
@@ -138,6 +139,8 @@ fn trained_and_loaded(game: &str, selfplay_args: &[&str], holdout_every: &str) {
         weights.to_str().expect("utf-8"),
         "--predictions",
         preds.to_str().expect("utf-8"),
+        "--inputs",
+        inputs.to_str().expect("utf-8"),
         "--epochs",
         "3",
         "--holdout-every",
@@ -179,6 +182,57 @@ fn trained_and_loaded(game: &str, selfplay_args: &[&str], holdout_every: &str) {
         &positions,
     );
     assert_ne!(classic, want);
+    inputs_give_the_predictions(&read(&inputs), &file, &report, &expected);
+}
+
+/// The `--inputs` file lists every quiet position the report counts, with the scale it
+/// reports, a target in 0..=1, and inputs whose sum under the trained weights is each held-out
+/// position's predicted evaluation.
+fn inputs_give_the_predictions(text: &str, weights: &str, report: &str, held: &[(&str, i32)]) {
+    let quiet: usize = report
+        .split("data: ")
+        .nth(1)
+        .and_then(|r| r.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .expect("the report's count of quiet positions");
+    let k = text
+        .lines()
+        .find_map(|l| l.strip_prefix("# K "))
+        .expect("K in the header");
+    let reported_k = format!("K = {:.1}", k.parse::<f64>().expect("a number"));
+    assert!(report.contains(&reported_k), "{reported_k}: {report}");
+    let w: Vec<i64> = weights
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .skip(1)
+        .flat_map(|l| {
+            l.split_whitespace()
+                .map(|v| v.parse::<i64>().expect("a weight"))
+        })
+        .collect();
+    let mut sums = std::collections::HashMap::new();
+    let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(lines.len(), quiet);
+    for line in lines {
+        let fields: Vec<&str> = line.split('\t').collect();
+        let target: f64 = fields[2].parse().expect("a target");
+        assert!((0.0..=1.0).contains(&target), "{line}");
+        let sum: i64 = fields[3..]
+            .iter()
+            .map(|iv| {
+                let (i, v) = iv.split_once(':').expect("index:value");
+                w[i.parse::<usize>().expect("an index")] * v.parse::<i64>().expect("a value")
+            })
+            .sum();
+        sums.insert(fields[1], sum);
+    }
+    for &(position, eval) in held {
+        assert_eq!(
+            sums.get(position).copied(),
+            Some(i64::from(eval)),
+            "{position}"
+        );
+    }
 }
 
 #[test]
