@@ -84,3 +84,27 @@ def test_bench_runs():
     for line in ("VecEnv('poddavki', 1024), first  policy:", "ratio:",
                  "State.legal_moves() + play():", "the same over GTP (engine client):"):
         assert line in out.stdout, out.stdout
+
+
+def test_network_probe(tmp_path):
+    """The probe on `tetrad train --inputs` of a few self-play games: its linear line is the
+    trainer's held-out loss for those weights, and training lowers its training loss."""
+    data, weights, inputs = tmp_path / "data.tsv", tmp_path / "w.txt", tmp_path / "inputs.tsv"
+    with open(data, "w") as f:
+        subprocess.run([tetrad_bin(), "selfplay", "--game", "poddavki", "--games", "30", "--nodes",
+                        "100", "--random-plies", "6", "--seed", "5"], stdout=f, check=True,
+                       stderr=subprocess.DEVNULL, timeout=TIMEOUT)
+    train = subprocess.run([tetrad_bin(), "train", "--game", "poddavki", "--data", str(data),
+                            "--out", str(weights), "--inputs", str(inputs), "--epochs", "2",
+                            "--holdout-every", "5"], stderr=subprocess.PIPE,
+                           universal_newlines=True, check=True, timeout=TIMEOUT).stderr
+    held = train.split("held-out positions: ")[1].split(", ")[1].split()[0]
+    out = script(os.path.join("tune", "network_probe.py"), "--inputs", str(inputs), "--weights",
+                 str(weights), "--holdout-every", "5", "--epochs", "6", "--learning-rate", "0.01",
+                 "--batch", "64")
+    lines = out.splitlines()
+    linear = lines[1]
+    assert linear.startswith("linear weights alone:"), out
+    assert abs(float(linear.split("held out ")[1].split(",")[0]) - float(held)) < 2e-5, (linear, train)
+    losses = [float(l.split("training ")[1].split(",")[0]) for l in lines[2:]]
+    assert len(losses) == 7 and losses[-1] < losses[0], out
