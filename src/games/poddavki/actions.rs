@@ -13,7 +13,7 @@
 use super::board::{file_of, rank_of, Bits, Move, Position, Squares, BLACK, WHITE};
 use super::movegen::legal_moves_by_square;
 use super::Poddavki;
-use crate::games::actions::{encode, fill_plane, ActionSpace, Actions, Decision, Decisions};
+use crate::games::actions::{encode, fill_plane, ActionSpace, Actions, Decisions};
 
 impl Actions for Poddavki {
     fn action_space(&self) -> ActionSpace {
@@ -25,7 +25,7 @@ impl Actions for Poddavki {
     fn action_key(&self, _pos: &Position, mv: Move) -> usize {
         usize::from(mv.from) * 32 + usize::from(mv.to)
     }
-    /// The moves come in action order from the generator: no sort unless two share a key.
+    /// The generator lists the moves in action order, so `encode`'s sort finds them sorted.
     fn decisions(
         &self,
         pos: &Position,
@@ -36,18 +36,7 @@ impl Actions for Poddavki {
         debug_assert!(pending.is_empty(), "one decision per move");
         moves.clear();
         legal_moves_by_square(pos, moves);
-        if moves
-            .windows(2)
-            .any(|w| (w[0].from, w[0].to) == (w[1].from, w[1].to))
-        {
-            return encode(self, pos, moves, out); // two routes: ranked by notation
-        }
-        out.extend(
-            moves
-                .iter()
-                .map(|&m| (self.action_key(pos, m) as u32, Decision::Move(m))),
-        );
-        0
+        encode(self, pos, moves, out)
     }
     fn observation_shape(&self) -> [usize; 3] {
         [5, 8, 8]
@@ -92,7 +81,7 @@ fn planes(pos: &Position) -> [Bits; 4] {
 mod tests {
     use super::super::tests::random_positions;
     use super::*;
-    use crate::games::actions::action_of;
+    use crate::games::actions::{action_of, Decision};
     use crate::games::prelude::*;
 
     /// The generator's own order gives the list that encoding the legal moves gives (sorted,

@@ -264,7 +264,7 @@ pub fn legal_moves(p: &Position, out: &mut Vec<Move>) {
 }
 
 /// Every legal move of the side to move, ascending by from square and then to square: the
-/// order of batched play's action lists, which then need no sort. Two captures between the
+/// order of batched play's action lists, whose sort then finds them sorted. Two captures between the
 /// same squares lie side by side, in no set order. The search keeps [`legal_moves`]' order.
 pub fn legal_moves_by_square(p: &Position, out: &mut Vec<Move>) {
     let us = p.stm;
