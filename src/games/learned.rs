@@ -17,6 +17,7 @@
 use std::ops::Deref;
 use std::sync::{Arc, OnceLock};
 
+use super::network::Network;
 use super::RuleError;
 use crate::options::{GameOption, Kind};
 
@@ -72,26 +73,37 @@ fn load_weight_file<W>(
 
 /// A game's learned weights, `N` of them: the length is the type's, so the game's evaluation
 /// indexes an array it knows the size of, and no other game's weights can be handed to it.
+/// With them, where the file has one, a network over the same inputs ([`Network`]).
 /// Shared, since a game state is cloned for every search thread.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LearnedWeights<const N: usize>(Arc<[i32; N]>);
+pub struct LearnedWeights<const N: usize>(Arc<([i32; N], Option<Network>)>);
 
 impl<const N: usize> LearnedWeights<N> {
     /// The first `N` of `values`, zeros past their end (a parsed file has exactly `N`; a game's
     /// start weights are `N` long, which its tests check).
     pub fn new(values: &[i32]) -> LearnedWeights<N> {
+        Self::with_network(values, None)
+    }
+
+    /// [`LearnedWeights::new`] with a network.
+    pub fn with_network(values: &[i32], network: Option<Network>) -> LearnedWeights<N> {
         let mut w = [0; N];
         for (w, &v) in w.iter_mut().zip(values) {
             *w = v;
         }
-        LearnedWeights(Arc::new(w))
+        LearnedWeights(Arc::new((w, network)))
+    }
+
+    /// The network, if the weights have one.
+    pub fn network(&self) -> Option<&Network> {
+        self.0 .1.as_ref()
     }
 }
 
 impl<const N: usize> Deref for LearnedWeights<N> {
     type Target = [i32; N];
     fn deref(&self) -> &[i32; N] {
-        &self.0
+        &self.0 .0
     }
 }
 
@@ -102,6 +114,8 @@ pub struct WeightFile<const N: usize> {
     game: &'static str,
     shipped: &'static str,
     start: fn() -> Vec<i32>,
+    /// Whether the game's evaluation reads a network: a file with one is refused otherwise.
+    network: bool,
     built_in: OnceLock<LearnedWeights<N>>,
 }
 
@@ -115,13 +129,36 @@ impl<const N: usize> WeightFile<N> {
             game,
             shipped,
             start,
+            network: false,
+            built_in: OnceLock::new(),
+        }
+    }
+
+    /// [`WeightFile::new`] for a game whose evaluation also reads a network.
+    pub const fn with_network(
+        game: &'static str,
+        shipped: &'static str,
+        start: fn() -> Vec<i32>,
+    ) -> WeightFile<N> {
+        WeightFile {
+            game,
+            shipped,
+            start,
+            network: true,
             built_in: OnceLock::new(),
         }
     }
 
     /// The weights in a file's `text`, refused when they are another game's or not `N`.
     pub fn parse(&self, text: &str) -> Result<LearnedWeights<N>, WeightsError> {
-        Ok(LearnedWeights::new(&parse_weights(text, self.game, N)?))
+        let (linear, network) = parse_weights(text, self.game, N)?;
+        if network.is_some() && !self.network {
+            return Err(WeightsError::Network(format!(
+                "{}'s evaluation reads no network",
+                self.game
+            )));
+        }
+        Ok(LearnedWeights::with_network(&linear, network))
     }
 
     /// The shipped weights (a unit test per game reads them, so they parse; else the start
@@ -160,10 +197,15 @@ pub enum WeightsError {
     Size { expected: usize, found: usize },
     #[error("'{0}' is not a weight")]
     NotNumber(String),
+    #[error("network: {0}")]
+    Network(String),
 }
 
+/// The linear weights and the network (if any) of a weight file.
+type Parsed = (Vec<i32>, Option<Network>);
+
 /// Reads a weight file for `game` with `size` weights.
-fn parse_weights(text: &str, game: &'static str, size: usize) -> Result<Vec<i32>, WeightsError> {
+fn parse_weights(text: &str, game: &'static str, size: usize) -> Result<Parsed, WeightsError> {
     let mut lines = text
         .lines()
         .map(str::trim)
@@ -181,6 +223,8 @@ fn parse_weights(text: &str, game: &'static str, size: usize) -> Result<Vec<i32>
     }
     let declared: usize = n.parse().map_err(|_| WeightsError::NoHeader)?;
     let weights = lines
+        .by_ref()
+        .take_while(|l| !l.starts_with("network"))
         .flat_map(str::split_whitespace)
         .map(|w| {
             w.parse::<i32>()
@@ -195,7 +239,23 @@ fn parse_weights(text: &str, game: &'static str, size: usize) -> Result<Vec<i32>
             });
         }
     }
-    Ok(weights)
+    // `take_while` consumed the network's header line: find it again for its words.
+    let network = match text
+        .lines()
+        .map(str::trim)
+        .find(|l| l.starts_with("network"))
+    {
+        Some(header) => {
+            let header: Vec<&str> = header.split_whitespace().collect();
+            Some(Network::parse(
+                &header,
+                lines.flat_map(str::split_whitespace),
+                size,
+            )?)
+        }
+        None => None,
+    };
+    Ok((weights, network))
 }
 
 /// Writes a weight file: `comments` as `#` lines, the header, the weights 16 a line.
@@ -236,7 +296,7 @@ mod tests {
         let w: Vec<i32> = (-20..20).collect();
         let text = format_weights("poddavki", &["made by a test\nseed 1".to_string()], &w);
         assert!(text.starts_with("# made by a test\n# seed 1\npoddavki 40\n"));
-        assert_eq!(parse_weights(&text, "poddavki", 40), Ok(w));
+        assert_eq!(parse_weights(&text, "poddavki", 40), Ok((w, None)));
     }
 
     fn toy_start() -> Vec<i32> {
@@ -263,6 +323,23 @@ mod tests {
         static BROKEN: WeightFile<3> = WeightFile::new("toy", "toy 2\n1 2\n", toy_start);
         assert_eq!(BROKEN.built_in()[..], [7, 8, 9]);
         assert_eq!(LearnedWeights::<4>::new(&[1, 2])[..], [1, 2, 0, 0]);
+    }
+
+    #[test]
+    fn a_network_reads_back_where_the_game_reads_one() {
+        use crate::games::network::HIDDEN;
+        let mut rows = vec![[0i16; HIDDEN]; 3];
+        rows[1][2] = -7;
+        let net = Network::new(rows, [3; HIDDEN], [-2; HIDDEN]);
+        let text = format_weights("toy", &["with a network".into()], &[1, 2, 3]) + &net.format();
+        static PLAIN: WeightFile<3> = WeightFile::new("toy", "toy 3\n1 2 3\n", toy_start);
+        static NET: WeightFile<3> = WeightFile::with_network("toy", "toy 3\n1 2 3\n", toy_start);
+        let w = NET.parse(&text).expect("parses");
+        assert_eq!((w[..].to_vec(), w.network()), (vec![1, 2, 3], Some(&net)));
+        assert_eq!(NET.built_in().network(), None);
+        assert!(matches!(PLAIN.parse(&text), Err(WeightsError::Network(_))));
+        let short = text.replace("network 3", "network 4");
+        assert!(matches!(NET.parse(&short), Err(WeightsError::Network(_))));
     }
 
     #[test]

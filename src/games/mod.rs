@@ -18,6 +18,7 @@ pub mod diamond;
 pub mod draw;
 mod ending;
 pub mod learned;
+pub mod network;
 /// The test kit's toy game: a registry row of test builds only (see `registry`).
 #[cfg(any(test, feature = "testkit"))]
 pub mod nim;

@@ -45,6 +45,11 @@ pub trait Tunable: Rules {
     fn learned_start(&self) -> Vec<i32> {
         Vec::new()
     }
+    /// Whether the learned evaluation reads a network on top of its linear weights
+    /// ([`crate::games::network`]), so that `tetrad train --network` fits one.
+    fn learned_network(&self) -> bool {
+        false
+    }
     /// Whether the evaluation at `pos` is a score fixed by a rule (a win within two plies, say)
     /// rather than the learned sum: training skips such a position.
     fn learned_fixed(&self, _pos: &Self::Pos) -> bool {

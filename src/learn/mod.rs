@@ -3,6 +3,7 @@
 //! game's `eval_file` option, and ships them in the game's folder (docs/strength/engine.md, "Learned
 //! evaluation").
 
+pub mod network;
 pub mod selfplay;
 pub mod train;
 

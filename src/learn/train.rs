@@ -17,7 +17,9 @@ use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 
+use super::network;
 use crate::games::learned::{format_weights, sparse_dot};
+use crate::games::network::Network;
 use crate::games::prelude::*;
 use crate::games::EVAL_LIMIT;
 
@@ -41,6 +43,16 @@ pub struct Settings {
     /// L2 penalty on the distance from the start weights, per position.
     #[arg(long, default_value_t = 0.0)]
     pub l2: f64,
+    /// Also fit a network on top of the trained linear weights (games whose evaluation reads
+    /// one: [`crate::games::network`]), written after them in the file.
+    #[arg(long)]
+    pub network: bool,
+    #[arg(long, default_value_t = 40)]
+    pub network_epochs: u32,
+    #[arg(long, default_value_t = 0.001)]
+    pub network_learning_rate: f64,
+    #[arg(long, default_value_t = 1024)]
+    pub network_batch: usize,
     /// Also list each quiet position's inputs and target ([`Trained::inputs`]).
     #[arg(skip)]
     pub list_inputs: bool,
@@ -51,6 +63,8 @@ pub struct Settings {
 pub enum TrainError {
     #[error("{0} has no learned evaluation")]
     NotLearnable(&'static str),
+    #[error("{0}'s evaluation reads no network")]
+    NoNetwork(&'static str),
     #[error("data line {line}: {why}")]
     Data { line: usize, why: String },
     #[error("no training positions in the data")]
@@ -217,16 +231,26 @@ fn target(s: &Sample, k: f64, lambda: f64) -> f64 {
     lambda * s.result + (1.0 - lambda) * search
 }
 
-/// The evaluation of integer weights, clamped as the engine clamps it.
-fn eval_of(w: &[i32], s: &Sample) -> i32 {
-    sparse_dot(w, &s.inputs).clamp(-(EVAL_LIMIT - 1), EVAL_LIMIT - 1)
+/// The evaluation of integer weights and a network, clamped as the engine clamps it.
+fn eval_of((w, net): Model, s: &Sample) -> i32 {
+    let sum =
+        i64::from(sparse_dot(w, &s.inputs)) + net.map_or(0, |n| i64::from(n.evaluate(&s.inputs)));
+    sum.clamp(-i64::from(EVAL_LIMIT - 1), i64::from(EVAL_LIMIT - 1)) as i32
 }
 
-/// Mean loss of integer weights against the blended targets.
-fn loss_of(w: &[i32], set: &[&Sample], k: f64, lambda: f64) -> f64 {
+/// Linear weights and, if any, a network: what the engine evaluates with.
+type Model<'a> = (&'a [i32], Option<&'a Network>);
+
+/// Mean loss of a model against the blended targets.
+fn loss_of(model: Model, set: &[&Sample], k: f64, lambda: f64) -> f64 {
     let sum: f64 = set
         .iter()
-        .map(|s| cross_entropy(target(s, k, lambda), sigmoid(f64::from(eval_of(w, s)) / k)))
+        .map(|s| {
+            cross_entropy(
+                target(s, k, lambda),
+                sigmoid(f64::from(eval_of(model, s)) / k),
+            )
+        })
         .sum();
     sum / set.len().max(1) as f64
 }
@@ -294,6 +318,9 @@ pub fn train<G: Game>(
     if size == 0 {
         return Err(TrainError::NotLearnable(game.name()));
     }
+    if s.network && !game.learned_network() {
+        return Err(TrainError::NoNetwork(game.name()));
+    }
     let Data {
         samples,
         skipped,
@@ -311,7 +338,8 @@ pub fn train<G: Game>(
     start.resize(size, 0);
     let k = fit_scale(&train);
     let w = fit(&start, &train, k, s);
-    let report = vec![
+    let linear: Model = (&w, None);
+    let mut report = vec![
         format!("command: {command}"),
         format!(
             "data: {} quiet positions of {games} games ({} training, {} held out: every {}th game), {skipped} positions skipped (forcing or over)",
@@ -330,21 +358,25 @@ pub fn train<G: Game>(
         ),
         format!(
             "loss, training positions: {:.5} at the start weights, {:.5} trained",
-            loss_of(&start, &train, k, s.lambda),
-            loss_of(&w, &train, k, s.lambda)
+            loss_of((&start, None), &train, k, s.lambda),
+            loss_of(linear, &train, k, s.lambda)
         ),
         format!(
             "loss, held-out positions: {:.5} at the start weights, {:.5} trained",
-            loss_of(&start, &held, k, s.lambda),
-            loss_of(&w, &held, k, s.lambda)
+            loss_of((&start, None), &held, k, s.lambda),
+            loss_of(linear, &held, k, s.lambda)
         ),
     ];
+    let net = s
+        .network
+        .then(|| train_network(&w, &train, &held, size, k, s, &mut report));
     let mut header = vec![format!("tetrad learned evaluation of {}", game.name())];
     header.extend(comments.iter().map(|c| format!("data {c}")));
     header.extend(report.iter().cloned());
+    let model: Model = (&w, net.as_ref());
     let predictions = held
         .iter()
-        .map(|x| format!("{}\t{}\n", x.position, eval_of(&w, x)))
+        .map(|x| format!("{}\t{}\n", x.position, eval_of(model, x)))
         .collect();
     let inputs = if s.list_inputs {
         inputs_text(game.name(), size, &samples, k, s.lambda)
@@ -352,11 +384,74 @@ pub fn train<G: Game>(
         String::new()
     };
     Ok(Trained {
-        file: format_weights(game.name(), &header, &w),
+        file: format_weights(game.name(), &header, &w)
+            + &net.as_ref().map_or(String::new(), Network::format),
         predictions,
         report,
         inputs,
     })
+}
+
+/// Fits the network on top of linear weights `w` and reports its losses: on the training and
+/// held-out positions, after each epoch on the held-out ones, and on the held-out positions
+/// no training game reached (a network can learn the others by heart).
+fn train_network(
+    w: &[i32],
+    train: &[&Sample],
+    held: &[&Sample],
+    size: usize,
+    k: f64,
+    s: &Settings,
+    report: &mut Vec<String>,
+) -> Network {
+    let examples: Vec<network::Example> = train
+        .iter()
+        .map(|x| network::Example {
+            inputs: &x.inputs,
+            linear: sparse_dot(w, &x.inputs) as f32,
+            target: target(x, k, s.lambda) as f32,
+        })
+        .collect();
+    let settings = network::Fit {
+        epochs: s.network_epochs,
+        learning_rate: s.network_learning_rate as f32,
+        batch: s.network_batch,
+        seed: s.seed,
+    };
+    let mut by_epoch = Vec::new();
+    let net = network::fit(&examples, size, k, &settings, &mut |_, net| {
+        by_epoch.push(format!("{:.5}", loss_of((w, Some(net)), held, k, s.lambda)));
+    });
+    let seen: std::collections::HashSet<&str> = train.iter().map(|x| &x.position[..]).collect();
+    let unseen: Vec<&Sample> = held
+        .iter()
+        .copied()
+        .filter(|x| !seen.contains(&x.position[..]))
+        .collect();
+    let with: Model = (w, Some(&net));
+    report.extend([
+        format!(
+            "network: {} hidden units, {} epochs, batch {}, learning rate {}, seed {}",
+            crate::games::network::HIDDEN,
+            s.network_epochs,
+            s.network_batch,
+            s.network_learning_rate,
+            s.seed
+        ),
+        format!(
+            "loss with the network: training {:.5}, held out {:.5}",
+            loss_of(with, train, k, s.lambda),
+            loss_of(with, held, k, s.lambda)
+        ),
+        format!(
+            "loss, the {} held-out positions no training game reached: {:.5} linear, {:.5} with the network",
+            unseen.len(),
+            loss_of((w, None), &unseen, k, s.lambda),
+            loss_of(with, &unseen, k, s.lambda)
+        ),
+        format!("loss with the network, held out, by epoch: {}", by_epoch.join(" ")),
+    ]);
+    net
 }
 
 /// [`Trained::inputs`].

@@ -120,16 +120,19 @@ fn selfplay_is_seeded_and_writes_results_for_the_side_to_move() {
 }
 
 /// The pipeline end to end in `game`: `selfplay` with `selfplay_args`, three epochs of
-/// `train`, and the engine loading the file through `eval_file` evaluates every held-out position
-/// exactly as the trainer predicted.
-fn trained_and_loaded(game: &str, selfplay_args: &[&str], holdout_every: &str) {
-    let dir = scratch(&format!("e2e-{game}"));
+/// `train` (and, with `network`, two of a network on top), and the engine loading the file
+/// through `eval_file` evaluates every held-out position exactly as the trainer predicted.
+fn trained_and_loaded(game: &str, selfplay_args: &[&str], holdout_every: &str, network: bool) {
+    let dir = scratch(&format!(
+        "e2e-{game}-{}",
+        if network { "net" } else { "linear" }
+    ));
     let (data, _) = tetrad(selfplay_args);
     let data_path = dir.join("data.tsv");
     std::fs::write(&data_path, &data).expect("data written");
     let (weights, preds) = (dir.join("weights.txt"), dir.join("predictions.tsv"));
     let inputs = dir.join("inputs.tsv");
-    let (_, report) = tetrad(&[
+    let mut args = vec![
         "train",
         "--game",
         game,
@@ -147,7 +150,17 @@ fn trained_and_loaded(game: &str, selfplay_args: &[&str], holdout_every: &str) {
         holdout_every,
         "--learning-rate",
         "0.01",
-    ]);
+    ];
+    if network {
+        args.extend([
+            "--network",
+            "--network-epochs",
+            "2",
+            "--network-batch",
+            "64",
+        ]);
+    }
+    let (_, report) = tetrad(&args);
     let file = read(&weights);
     assert!(
         file.starts_with(&format!("# tetrad learned evaluation of {game}\n")),
@@ -182,7 +195,46 @@ fn trained_and_loaded(game: &str, selfplay_args: &[&str], holdout_every: &str) {
         &positions,
     );
     assert_ne!(classic, want);
-    inputs_give_the_predictions(&read(&inputs), &file, &report, &expected);
+    if network {
+        network_counts(&file, &report, game, &positions, &want, &dir);
+    } else {
+        inputs_give_the_predictions(&read(&inputs), &file, &report, &expected);
+    }
+}
+
+/// A trained network is in the weight file after the linear weights, reported with its losses
+/// (the held-out ones each epoch), and counts: without it the engine evaluates otherwise.
+fn network_counts(
+    file: &str,
+    report: &str,
+    game: &str,
+    positions: &[&str],
+    want: &[i32],
+    dir: &Path,
+) {
+    assert!(
+        file.lines().any(|l| l.starts_with("network ")),
+        "no network section"
+    );
+    assert!(
+        report.contains("loss with the network: training"),
+        "{report}"
+    );
+    let epochs = report
+        .lines()
+        .find_map(|l| l.split("held out, by epoch: ").nth(1))
+        .expect("the losses by epoch");
+    assert_eq!(epochs.split(' ').count(), 2, "{epochs}");
+    let linear: String = file
+        .lines()
+        .take_while(|l| !l.starts_with("network"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let linear_path = dir.join("linear.txt");
+    std::fs::write(&linear_path, linear).expect("written");
+    let path = linear_path.to_str().expect("utf-8");
+    let without = engine_evals_in(game, &[("eval_file", path)], positions);
+    assert_ne!(without, want, "the network changes the evaluation");
 }
 
 /// The `--inputs` file lists every quiet position the report counts, with the scale it
@@ -237,7 +289,30 @@ fn inputs_give_the_predictions(text: &str, weights: &str, report: &str, held: &[
 
 #[test]
 fn the_engine_evaluates_as_the_trained_model_predicts() {
-    trained_and_loaded("poddavki", &SELFPLAY, "4");
+    trained_and_loaded("poddavki", &SELFPLAY, "4", false);
+}
+
+#[test]
+fn the_engine_evaluates_as_the_trained_network_predicts() {
+    trained_and_loaded("poddavki", &SELFPLAY, "4", true);
+}
+
+#[test]
+fn a_network_is_trained_only_for_a_game_that_reads_one() {
+    let dir = scratch("no-network");
+    let data = dir.join("data.tsv");
+    std::fs::write(&data, "0\t0\tstart\t0\t1\n").expect("written");
+    let out = Command::new(env!("CARGO_BIN_EXE_tetrad"))
+        .args(["train", "--game", "phutball", "--network", "--out"])
+        .arg(dir.join("w.txt"))
+        .arg("--data")
+        .arg(&data)
+        .output()
+        .expect("tetrad runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(stderr.contains("reads no network"), "{stderr}");
+    assert!(!dir.join("w.txt").exists());
 }
 
 #[test]
@@ -259,6 +334,7 @@ fn phutball_the_engine_evaluates_as_the_trained_model_predicts() {
             "--max-plies=200",
         ],
         "3",
+        false,
     );
 }
 

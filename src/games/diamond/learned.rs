@@ -33,7 +33,7 @@ pub const SIZE: usize = BUCKETS * PER_BUCKET;
 /// and its weight file, whose shipped weights are `learned.txt` beside this file.
 pub type LearnedWeights = crate::games::learned::LearnedWeights<SIZE>;
 pub static WEIGHT_FILE: WeightFile<SIZE> =
-    WeightFile::new("diamond", include_str!("learned.txt"), start);
+    WeightFile::with_network("diamond", include_str!("learned.txt"), start);
 
 /// The pattern number of (own, theirs, neutral) corner counts; `u8::MAX` where they do not add
 /// up to 1–4.
@@ -136,17 +136,40 @@ pub fn inputs(p: &Pos, out: &mut Vec<(u32, i32)>) {
 }
 
 /// The evaluation with weights `w`, from the side to move's point of view: the sum over
-/// [`inputs`], computed without listing them, or the hand-written rule's score.
+/// [`inputs`] and, where the weights have one, the network's output over them, computed
+/// without listing them; or the hand-written rule's score.
 pub fn evaluate(p: &Pos, w: &LearnedWeights) -> i32 {
     let terms = match eval::terms(p) {
         Terms::Fixed(v) => return v,
         Terms::Weighted(t) => t,
     };
-    let w = &w[bucket(p) * PER_BUCKET..][..PER_BUCKET];
+    let base = bucket(p) * PER_BUCKET;
+    let net = w.network();
+    let w = &w[base..][..PER_BUCKET];
     let mut sum = i64::from(w[PER_BUCKET - 1]);
-    for_each_board_input(p, |i| sum += i64::from(w[i]));
-    for (f, &wt) in terms.into_iter().zip(&w[POINT_INPUTS + SQUARE_INPUTS..]) {
-        sum += i64::from(f) * i64::from(wt);
+    let term_weights = &w[POINT_INPUTS + SQUARE_INPUTS..];
+    match net {
+        None => {
+            for_each_board_input(p, |i| sum += i64::from(w[i]));
+            for (f, &wt) in terms.into_iter().zip(term_weights) {
+                sum += i64::from(f) * i64::from(wt);
+            }
+        }
+        Some(net) => {
+            let mut acc = net.start();
+            net.add_one(&mut acc, base + PER_BUCKET - 1);
+            for_each_board_input(p, |i| {
+                sum += i64::from(w[i]);
+                net.add_one(&mut acc, base + i);
+            });
+            for (i, (f, &wt)) in terms.into_iter().zip(term_weights).enumerate() {
+                if f != 0 {
+                    sum += i64::from(f) * i64::from(wt);
+                    net.add(&mut acc, base + POINT_INPUTS + SQUARE_INPUTS + i, f);
+                }
+            }
+            sum += i64::from(net.output(&acc));
+        }
     }
     sum.clamp(-i64::from(EVAL_LIMIT - 1), i64::from(EVAL_LIMIT - 1)) as i32
 }
@@ -191,6 +214,31 @@ mod tests {
             }
         }
         out
+    }
+
+    #[test]
+    fn with_a_network_the_evaluation_adds_its_output_over_the_inputs() {
+        use crate::games::network;
+        let linear = WEIGHT_FILE.built_in();
+        let w = LearnedWeights::with_network(&linear[..], Some(network::random(SIZE, 9)));
+        let net = w.network().expect("a network");
+        let mut differ = 0;
+        for p in random_positions(5, 300) {
+            let mut x = Vec::new();
+            inputs(&p, &mut x);
+            if x.is_empty() {
+                continue;
+            }
+            let sum = i64::from(sparse_dot(&w[..], &x)) + i64::from(net.evaluate(&x));
+            let limit = i64::from(EVAL_LIMIT - 1);
+            assert_eq!(
+                i64::from(evaluate(&p, &w)),
+                sum.clamp(-limit, limit),
+                "{p:?}"
+            );
+            differ += usize::from(evaluate(&p, &w) != evaluate(&p, linear));
+        }
+        assert!(differ > 100, "the network counts: {differ}");
     }
 
     #[test]
@@ -243,7 +291,7 @@ mod tests {
 
     #[test]
     fn the_evaluation_is_the_sum_over_the_inputs() {
-        let w = WEIGHT_FILE.built_in();
+        let w = &LearnedWeights::new(&WEIGHT_FILE.built_in()[..]);
         let (mut weighted, mut fixed) = (0, 0);
         let mut buckets = [0; BUCKETS];
         for p in random_positions(5, 60) {

@@ -12,6 +12,7 @@
 use super::board::{Position, Squares};
 use super::eval::{self, Weights};
 use crate::games::learned::WeightFile;
+use crate::games::network::Network;
 use crate::games::EVAL_LIMIT;
 
 const SQUARE_INPUTS: usize = 4 * 32;
@@ -25,7 +26,7 @@ pub const SIZE: usize = BUCKETS * PER_BUCKET;
 /// and its weight file, whose shipped weights are `learned.txt` beside this file.
 pub type LearnedWeights = crate::games::learned::LearnedWeights<SIZE>;
 pub static WEIGHT_FILE: WeightFile<SIZE> =
-    WeightFile::new("poddavki", include_str!("learned.txt"), start);
+    WeightFile::with_network("poddavki", include_str!("learned.txt"), start);
 
 fn bucket(p: &Position) -> usize {
     match p.occupied().count_ones() {
@@ -67,8 +68,17 @@ pub fn inputs(p: &Position, out: &mut Vec<(u32, i32)>) {
 }
 
 /// The evaluation with weights `w`, from the side to move's point of view: the sum over
-/// [`inputs`], computed without listing them.
+/// [`inputs`] and, where the weights have one, the network's output over them, computed
+/// without listing them.
 pub fn evaluate(p: &Position, w: &LearnedWeights) -> i32 {
+    let sum = match w.network() {
+        None => linear(p, w),
+        Some(net) => with_network(p, w, net),
+    };
+    sum.clamp(-i64::from(EVAL_LIMIT - 1), i64::from(EVAL_LIMIT - 1)) as i32
+}
+
+fn linear(p: &Position, w: &LearnedWeights) -> i64 {
     let w = &w[bucket(p) * PER_BUCKET..][..PER_BUCKET];
     let mut sum = i64::from(w[PER_BUCKET - 1]);
     for (k, set) in piece_sets(p).into_iter().enumerate() {
@@ -80,14 +90,38 @@ pub fn evaluate(p: &Position, w: &LearnedWeights) -> i32 {
     for (f, &wt) in eval::features(p).into_iter().zip(terms) {
         sum += i64::from(f) * i64::from(wt);
     }
-    sum.clamp(-i64::from(EVAL_LIMIT - 1), i64::from(EVAL_LIMIT - 1)) as i32
+    sum
+}
+
+/// The linear sum and the network's output in one walk over the inputs.
+fn with_network(p: &Position, w: &LearnedWeights, net: &Network) -> i64 {
+    let base = bucket(p) * PER_BUCKET;
+    let w = &w[base..][..PER_BUCKET];
+    let mut acc = net.start();
+    let mut sum = i64::from(w[PER_BUCKET - 1]);
+    net.add_one(&mut acc, base + PER_BUCKET - 1);
+    for (k, set) in piece_sets(p).into_iter().enumerate() {
+        for s in Squares(set) {
+            let i = k * 32 + relative(p.stm, s);
+            sum += i64::from(w[i]);
+            net.add_one(&mut acc, base + i);
+        }
+    }
+    for (i, f) in eval::features(p).into_iter().enumerate() {
+        if f != 0 {
+            sum += i64::from(f) * i64::from(w[SQUARE_INPUTS + i]);
+            net.add(&mut acc, base + SQUARE_INPUTS + i, f);
+        }
+    }
+    sum + i64::from(net.output(&acc))
 }
 
 /// The evaluation with weights `w` broken down for `eval`: the pieces on their squares, each
-/// hand-written term with its learned weight (in this phase), the constant. They add up to
+/// hand-written term with its learned weight (in this phase), the constant, the network's
+/// output if the weights have one. They add up to
 /// [`evaluate`] before its clamp.
-pub fn terms(p: &Position, w: &LearnedWeights) -> Vec<(&'static str, i32)> {
-    let w = &w[bucket(p) * PER_BUCKET..][..PER_BUCKET];
+pub fn terms(p: &Position, weights: &LearnedWeights) -> Vec<(&'static str, i32)> {
+    let w = &weights[bucket(p) * PER_BUCKET..][..PER_BUCKET];
     let mut squares = 0;
     for (k, set) in piece_sets(p).into_iter().enumerate() {
         for s in Squares(set) {
@@ -103,6 +137,11 @@ pub fn terms(p: &Position, w: &LearnedWeights) -> Vec<(&'static str, i32)> {
             .map(|(&l, (f, &wt))| (l, f * wt)),
     );
     out.push(("to move", w[PER_BUCKET - 1]));
+    if let Some(net) = weights.network() {
+        let mut x = Vec::new();
+        inputs(p, &mut x);
+        out.push(("network", net.evaluate(&x)));
+    }
     out
 }
 
@@ -122,13 +161,38 @@ mod tests {
     use crate::games::learned::sparse_dot;
 
     #[test]
+    fn with_a_network_the_evaluation_adds_its_output_over_the_inputs() {
+        use crate::games::network;
+        let linear = WEIGHT_FILE.built_in();
+        let w = LearnedWeights::with_network(&linear[..], Some(network::random(SIZE, 9)));
+        let net = w.network().expect("a network");
+        let mut differ = 0;
+        for p in crate::games::poddavki::tests::random_positions(5, 2000) {
+            let mut x = Vec::new();
+            inputs(&p, &mut x);
+            if x.is_empty() {
+                continue;
+            }
+            let sum = i64::from(sparse_dot(&w[..], &x)) + i64::from(net.evaluate(&x));
+            let limit = i64::from(EVAL_LIMIT - 1);
+            assert_eq!(
+                i64::from(evaluate(&p, &w)),
+                sum.clamp(-limit, limit),
+                "{p:?}"
+            );
+            differ += usize::from(evaluate(&p, &w) != evaluate(&p, linear));
+        }
+        assert!(differ > 100, "the network counts: {differ}");
+    }
+
+    #[test]
     fn the_shipped_weights_parse() {
         assert!(WEIGHT_FILE.parse(WEIGHT_FILE.shipped()).is_ok());
     }
 
     #[test]
     fn the_evaluation_is_the_sum_over_the_inputs() {
-        let w = WEIGHT_FILE.built_in().clone();
+        let w = LearnedWeights::new(&WEIGHT_FILE.built_in()[..]);
         let mut seen = 0;
         for p in crate::games::poddavki::tests::random_positions(5, 2000) {
             let mut x = Vec::new();

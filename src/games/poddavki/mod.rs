@@ -224,6 +224,9 @@ impl super::Tunable for Poddavki {
     fn learned_inputs(&self, pos: &Position, out: &mut Vec<(u32, i32)>) {
         learned::inputs(pos, out)
     }
+    fn learned_network(&self) -> bool {
+        true
+    }
     fn learned_start(&self) -> Vec<i32> {
         learned::start()
     }
