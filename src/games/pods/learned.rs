@@ -37,7 +37,7 @@ pub const SIZE: usize = BUCKETS * PER_BUCKET;
 /// The game's weights, [`SIZE`] of them (so every index the evaluation computes is in range),
 /// and its weight file, whose shipped weights are `learned.txt` beside this file.
 pub type LearnedWeights = crate::games::learned::LearnedWeights<SIZE>;
-pub static WEIGHT_FILE: WeightFile<SIZE> = WeightFile::new(
+pub static WEIGHT_FILE: WeightFile<SIZE> = WeightFile::with_network(
     PodsRules::Advanced.name(),
     include_str!("learned.txt"),
     start,
@@ -104,17 +104,38 @@ pub fn inputs(t: &Tables, p: &Pos, out: &mut Vec<(u32, i32)>) {
 }
 
 /// The evaluation with weights `w`, from the side to move's point of view: the sum over
-/// [`inputs`], computed without listing them, or the rule's fixed score.
+/// [`inputs`] and, where the weights have one, the network's output over them, computed
+/// without listing them; or the rule's fixed score.
 pub fn evaluate(t: &Tables, p: &Pos, w: &LearnedWeights) -> i32 {
     let f = match eval::advanced_terms(t, p) {
         Terms::Weighted(f) => f,
         Terms::Fixed(v) => return v,
     };
-    let w = &w[bucket(p) * PER_BUCKET..][..PER_BUCKET];
+    let base = bucket(p) * PER_BUCKET;
+    let net = w.network();
+    let w = &w[base..][..PER_BUCKET];
     let mut sum = 0i64;
-    for_each_pod(p, |i| sum += i64::from(w[i]));
-    for (&x, &wt) in f.iter().zip(&w[TERM_BASE..]) {
-        sum += i64::from(x) * i64::from(wt);
+    match net {
+        None => {
+            for_each_pod(p, |i| sum += i64::from(w[i]));
+            for (&x, &wt) in f.iter().zip(&w[TERM_BASE..]) {
+                sum += i64::from(x) * i64::from(wt);
+            }
+        }
+        Some(net) => {
+            let mut acc = net.start();
+            for_each_pod(p, |i| {
+                sum += i64::from(w[i]);
+                net.add_one(&mut acc, base + i);
+            });
+            for (i, (&x, &wt)) in f.iter().zip(&w[TERM_BASE..]).enumerate() {
+                if x != 0 {
+                    sum += i64::from(x) * i64::from(wt);
+                    net.add(&mut acc, base + TERM_BASE + i, x);
+                }
+            }
+            sum += i64::from(net.output(&acc));
+        }
     }
     sum.clamp(-i64::from(EVAL_LIMIT - 1), i64::from(EVAL_LIMIT - 1)) as i32
 }
@@ -151,7 +172,7 @@ mod tests {
     #[test]
     fn the_evaluation_is_the_sum_over_the_inputs() {
         let t = &game(true).tables;
-        let w = WEIGHT_FILE.built_in().clone();
+        let w = LearnedWeights::new(&WEIGHT_FILE.built_in()[..]);
         let (mut summed, mut fixed) = (0, 0);
         for p in positions(5) {
             let mut x = Vec::new();
@@ -168,6 +189,33 @@ mod tests {
             summed += 1;
         }
         assert!(summed > 1000 && fixed > 0, "{summed} summed, {fixed} fixed");
+    }
+
+    #[test]
+    fn with_a_network_the_evaluation_adds_its_output_over_the_inputs() {
+        use crate::games::network;
+        let t = &game(true).tables;
+        let linear = WEIGHT_FILE.built_in();
+        let w = LearnedWeights::with_network(&linear[..], Some(network::random(SIZE, 9)));
+        let net = w.network().expect("a network");
+        let mut differ = 0;
+        for p in positions(5) {
+            let mut x = Vec::new();
+            inputs(t, &p, &mut x);
+            if x.is_empty() {
+                assert_eq!(evaluate(t, &p, &w), eval::advanced(t, &p));
+                continue;
+            }
+            let sum = i64::from(sparse_dot(&w[..], &x)) + i64::from(net.evaluate(&x));
+            let limit = i64::from(EVAL_LIMIT - 1);
+            assert_eq!(
+                i64::from(evaluate(t, &p, &w)),
+                sum.clamp(-limit, limit),
+                "{p:?}"
+            );
+            differ += usize::from(evaluate(t, &p, &w) != evaluate(t, &p, linear));
+        }
+        assert!(differ > 1000, "the network counts: {differ}");
     }
 
     #[test]

@@ -438,6 +438,9 @@ impl super::Tunable for Pods {
             learned::inputs(&self.tables, pos, out);
         }
     }
+    fn learned_network(&self) -> bool {
+        self.advanced()
+    }
     fn learned_start(&self) -> Vec<i32> {
         if self.advanced() {
             learned::start()
