@@ -12,6 +12,8 @@
 //! starts from the game's [`Tunable::learned_start`] (its hand-written evaluation). The weights
 //! are rounded to integers, and the losses and the held-out predictions are those of the
 //! rounded weights, exactly what the engine computes. Deterministic for its inputs and seed.
+//! With `--network`, a network is then fitted on top of the rounded weights
+//! ([`super::network`]) and written after them.
 
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
