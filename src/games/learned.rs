@@ -125,13 +125,7 @@ impl<const N: usize> WeightFile<N> {
         shipped: &'static str,
         start: fn() -> Vec<i32>,
     ) -> WeightFile<N> {
-        WeightFile {
-            game,
-            shipped,
-            start,
-            network: false,
-            built_in: OnceLock::new(),
-        }
+        Self::make(game, shipped, start, false)
     }
 
     /// [`WeightFile::new`] for a game whose evaluation also reads a network.
@@ -140,11 +134,20 @@ impl<const N: usize> WeightFile<N> {
         shipped: &'static str,
         start: fn() -> Vec<i32>,
     ) -> WeightFile<N> {
+        Self::make(game, shipped, start, true)
+    }
+
+    const fn make(
+        game: &'static str,
+        shipped: &'static str,
+        start: fn() -> Vec<i32>,
+        network: bool,
+    ) -> WeightFile<N> {
         WeightFile {
             game,
             shipped,
             start,
-            network: true,
+            network,
             built_in: OnceLock::new(),
         }
     }

@@ -178,6 +178,39 @@ pub fn random(inputs: usize, seed: u64) -> Network {
     Network::new(rows, bias, out)
 }
 
+/// Checks a game's evaluation with a network of random weights over `size` inputs at each of
+/// `positions`: where the game lists inputs (`inputs`), `evaluate` with the network
+/// (`evaluate(p, Some(..))`) must be the linear sum plus [`Network::evaluate`], clamped; and it
+/// must differ from the evaluation without the network at more than `min_differ` of them.
+#[cfg(test)]
+pub fn check_with_network<P: std::fmt::Debug>(
+    positions: impl IntoIterator<Item = P>,
+    size: usize,
+    linear: &[i32],
+    inputs: impl Fn(&P, &mut Vec<(u32, i32)>),
+    evaluate: impl Fn(&P, Option<Network>) -> i32,
+    min_differ: usize,
+) {
+    use crate::games::learned::sparse_dot;
+    use crate::games::EVAL_LIMIT;
+    let net = random(size, 9);
+    let limit = i64::from(EVAL_LIMIT - 1);
+    let mut differ = 0;
+    for p in positions {
+        let mut x = Vec::new();
+        inputs(&p, &mut x);
+        let with = evaluate(&p, Some(net.clone()));
+        if x.is_empty() {
+            assert_eq!(with, evaluate(&p, None), "a rule's score: {p:?}");
+            continue;
+        }
+        let sum = i64::from(sparse_dot(linear, &x)) + i64::from(net.evaluate(&x));
+        assert_eq!(i64::from(with), sum.clamp(-limit, limit), "{p:?}");
+        differ += usize::from(with != evaluate(&p, None));
+    }
+    assert!(differ > min_differ, "the network counts: {differ}");
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -218,27 +218,15 @@ mod tests {
 
     #[test]
     fn with_a_network_the_evaluation_adds_its_output_over_the_inputs() {
-        use crate::games::network;
-        let linear = WEIGHT_FILE.built_in();
-        let w = LearnedWeights::with_network(&linear[..], Some(network::random(SIZE, 9)));
-        let net = w.network().expect("a network");
-        let mut differ = 0;
-        for p in random_positions(5, 300) {
-            let mut x = Vec::new();
-            inputs(&p, &mut x);
-            if x.is_empty() {
-                continue;
-            }
-            let sum = i64::from(sparse_dot(&w[..], &x)) + i64::from(net.evaluate(&x));
-            let limit = i64::from(EVAL_LIMIT - 1);
-            assert_eq!(
-                i64::from(evaluate(&p, &w)),
-                sum.clamp(-limit, limit),
-                "{p:?}"
-            );
-            differ += usize::from(evaluate(&p, &w) != evaluate(&p, linear));
-        }
-        assert!(differ > 100, "the network counts: {differ}");
+        let linear = &WEIGHT_FILE.built_in()[..];
+        crate::games::network::check_with_network(
+            random_positions(5, 300),
+            SIZE,
+            linear,
+            inputs,
+            |p, net| evaluate(p, &LearnedWeights::with_network(linear, net)),
+            100,
+        );
     }
 
     #[test]

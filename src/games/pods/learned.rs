@@ -193,29 +193,16 @@ mod tests {
 
     #[test]
     fn with_a_network_the_evaluation_adds_its_output_over_the_inputs() {
-        use crate::games::network;
         let t = &game(true).tables;
-        let linear = WEIGHT_FILE.built_in();
-        let w = LearnedWeights::with_network(&linear[..], Some(network::random(SIZE, 9)));
-        let net = w.network().expect("a network");
-        let mut differ = 0;
-        for p in positions(5) {
-            let mut x = Vec::new();
-            inputs(t, &p, &mut x);
-            if x.is_empty() {
-                assert_eq!(evaluate(t, &p, &w), eval::advanced(t, &p));
-                continue;
-            }
-            let sum = i64::from(sparse_dot(&w[..], &x)) + i64::from(net.evaluate(&x));
-            let limit = i64::from(EVAL_LIMIT - 1);
-            assert_eq!(
-                i64::from(evaluate(t, &p, &w)),
-                sum.clamp(-limit, limit),
-                "{p:?}"
-            );
-            differ += usize::from(evaluate(t, &p, &w) != evaluate(t, &p, linear));
-        }
-        assert!(differ > 1000, "the network counts: {differ}");
+        let linear = &WEIGHT_FILE.built_in()[..];
+        crate::games::network::check_with_network(
+            positions(5),
+            SIZE,
+            linear,
+            |p, x| inputs(t, p, x),
+            |p, net| evaluate(t, p, &LearnedWeights::with_network(linear, net)),
+            1000,
+        );
     }
 
     #[test]
