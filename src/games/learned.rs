@@ -225,10 +225,16 @@ fn parse_weights(text: &str, game: &'static str, size: usize) -> Result<Parsed, 
         });
     }
     let declared: usize = n.parse().map_err(|_| WeightsError::NoHeader)?;
-    let weights = lines
-        .by_ref()
-        .take_while(|l| !l.starts_with("network"))
-        .flat_map(str::split_whitespace)
+    // The linear weights run up to the network's header line, if there is one.
+    let body: Vec<&str> = lines.collect();
+    let split = body
+        .iter()
+        .position(|l| l.starts_with("network"))
+        .unwrap_or(body.len());
+    let (linear, network) = body.split_at(split);
+    let weights = linear
+        .iter()
+        .flat_map(|l| l.split_whitespace())
         .map(|w| {
             w.parse::<i32>()
                 .map_err(|_| WeightsError::NotNumber(w.chars().take(40).collect()))
@@ -242,19 +248,11 @@ fn parse_weights(text: &str, game: &'static str, size: usize) -> Result<Parsed, 
             });
         }
     }
-    // `take_while` consumed the network's header line: find it again for its words.
-    let network = match text
-        .lines()
-        .map(str::trim)
-        .find(|l| l.starts_with("network"))
-    {
-        Some(header) => {
+    let network = match network.split_first() {
+        Some((header, numbers)) => {
             let header: Vec<&str> = header.split_whitespace().collect();
-            Some(Network::parse(
-                &header,
-                lines.flat_map(str::split_whitespace),
-                size,
-            )?)
+            let numbers = numbers.iter().flat_map(|l| l.split_whitespace());
+            Some(Network::parse(&header, numbers, size)?)
         }
         None => None,
     };

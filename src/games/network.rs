@@ -42,11 +42,6 @@ impl Network {
         Network { rows, bias, out }
     }
 
-    /// The number of inputs (rows).
-    pub fn inputs(&self) -> usize {
-        self.rows.len()
-    }
-
     /// The accumulator of a position with no inputs yet: the biases.
     #[inline]
     pub fn start(&self) -> Accumulator {
